@@ -1,0 +1,84 @@
+// CurrentThread's non-template half: the block_on loop and shutdown.
+#include "rt/scheduler/current_thread.hpp"
+
+#include <atomic>
+
+namespace rt::detail {
+
+namespace {
+
+// The waker of the future block_on drives. That future is not a task: it is
+// polled right here, on the caller's thread, when this flag says it was
+// woken, exactly as in Tokio.
+// ANCHOR: block_on_signal
+class BlockOnSignal final : public Wakeable {
+ public:
+  explicit BlockOnSignal(Parker& parker) : parker_(parker) {}
+
+  void wake() override {
+    woken_.store(true, std::memory_order_release);  // publish before the unpark
+    parker_.unpark();
+  }
+  bool take() { return woken_.exchange(false, std::memory_order_acquire); }
+
+ private:
+  std::atomic<bool> woken_{true};  // the first poll needs no wake-up
+  Parker& parker_;
+};
+// ANCHOR_END: block_on_signal
+
+}  // namespace
+
+CurrentThread::CurrentThread() : shared_(std::make_shared<Shared>()) {}
+
+CurrentThread::~CurrentThread() { shutdown(); }
+
+// ANCHOR: schedule
+void CurrentThread::Shared::schedule(TaskRef task) {
+  if (closed.load(std::memory_order_acquire)) return;  // shut down: drop it
+  queue.push(std::move(task));
+  parker.unpark();
+}
+// ANCHOR_END: schedule
+
+// ANCHOR: block_on
+void CurrentThread::block_on(Poller& root) {
+  auto signal = std::make_shared<BlockOnSignal>(shared_->parker);
+  Waker waker(signal);
+  Context cx(waker);
+  for (;;) {
+    //@ exercise 1 block_on
+    if (signal->take() && root.poll(cx)) return;
+    if (auto task = shared_->queue.pop()) {
+      (*task)->run();
+      continue;
+    }
+    shared_->parker.park();  // until a task is queued or the root is woken
+    //@ starter
+    // TODO: one turn of the scheduler loop:
+    //  - if the root future was woken (signal->take()), poll it with `cx`,
+    //    and return once the poll says it has finished;
+    //  - else run the next task from shared_->queue, if there is one;
+    //  - else sleep with shared_->parker.park() until there is work.
+    // Hint: a wake-up that arrives just before park() is not lost: the
+    // parker keeps it as a token.
+    (void)root;
+    (void)cx;
+    throw Todo("01 block_on (rt/scheduler/current_thread.cpp)");
+    //@ end
+  }
+}
+// ANCHOR_END: block_on
+
+// ANCHOR: shutdown
+void CurrentThread::shutdown() {
+  shared_->closed.store(true, std::memory_order_release);  // wakes from now on are dropped
+  // Destroying a coroutine can run destructors that wake other tasks or
+  // drop the last reference to one: do it with no lock held.
+  auto queued = shared_->queue.take_all();
+  auto live = shared_->owned.close();
+  for (auto& task : live) task->shutdown();
+}
+// ANCHOR_END: shutdown
+
+}  // namespace rt::detail

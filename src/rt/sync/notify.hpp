@@ -1,0 +1,153 @@
+//@ file 3-
+// Notify: wakes one waiting task, or all of them, with no data attached.
+// Mirrors tokio/src/sync/notify.rs.
+//
+//   co_await notify.notified();   // waits for a notification
+//   notify.notify_one();          // wakes the oldest waiter, or leaves a permit
+//   notify.notify_waiters();      // wakes everyone waiting now, leaves nothing
+//
+// notify_one() with nobody waiting stores one permit (at most one: calling it
+// twice stores one), and the next notified() takes it without waiting. That
+// is what makes "check a condition, then wait" free of lost wake-ups.
+//
+// notify_waiters() wakes every Notified future that exists at the time of
+// the call, even one that has not been polled yet (it remembers how many
+// notify_waiters() calls it was created after), and stores no permit.
+//
+// Tokio keeps the permit and the notify_waiters() count in one atomic word,
+// so notify_one() with no waiters and a notified() that finds the permit
+// never lock. Here one mutex guards everything.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <utility>
+
+#include "rt/sync/wait_list.hpp"
+#include "rt/task/poll.hpp"
+#include "rt/todo.hpp"
+
+namespace rt {
+
+class Notify {
+  // Waiter::granted: how a queued waiter was woken.
+  static constexpr int by_notify_one = 1;
+  static constexpr int by_notify_waiters = 2;
+
+ public:
+  Notify() = default;
+  Notify(const Notify&) = delete;
+  Notify& operator=(const Notify&) = delete;
+
+  // The future of one wait. Waiting starts on its first poll; a
+  // notify_waiters() call after it was created wakes it all the same.
+  class [[nodiscard]] Notified : public Leaf<Notified> {
+   public:
+    explicit Notified(Notify& notify) : notify_(notify), calls_(notify.waiters_calls()) {}
+    Notified(const Notified&) = delete;
+    Notified& operator=(const Notified&) = delete;
+    ~Notified() { notify_.cancel(*this); }
+
+    bool poll(Context& cx) override { return notify_.poll_notified(*this, cx); }
+    void await_resume() const noexcept {}
+
+   private:
+    friend class Notify;
+    Notify& notify_;
+    std::uint64_t calls_;  // notify_waiters() calls before this was created
+    detail::Waiter waiter_;
+    bool done_ = false;
+  };
+
+  Notified notified() { return Notified(*this); }
+
+  // ANCHOR: notify_one
+  void notify_one() {
+    Waker waker;  // destroyed after the unlock
+    std::unique_lock lock(mutex_);
+    //@ exercise 3 notify_one
+    if (detail::Waiter* waiter = waiters_.pop_front()) {
+      waiter->granted = by_notify_one;
+      waker = std::move(waiter->waker);
+    } else {
+      permit_ = true;  // one permit at most: a second call changes nothing
+    }
+    lock.unlock();
+    waker.wake();
+    //@ starter
+    // TODO: wake the oldest waiter (waiters_.pop_front()), after setting its
+    // `granted` to by_notify_one; with nobody waiting, store the permit.
+    // Call the waker only after lock.unlock().
+    // Hint: the waiter's poll looks at `granted`, under the same mutex, to
+    // tell a real notification from a spurious wake-up.
+    (void)waker;
+    throw Todo("03 notify_one (rt/sync/notify.hpp)");
+    //@ end
+  }
+  // ANCHOR_END: notify_one
+
+  void notify_waiters() {
+    detail::WakeList wake;
+    std::lock_guard lock(mutex_);
+    ++waiters_calls_;  // also wakes the Notified futures not yet polled
+    while (detail::Waiter* waiter = waiters_.pop_front()) {
+      waiter->granted = by_notify_waiters;
+      wake.push(std::move(waiter->waker));
+    }
+  }
+
+ private:
+  std::uint64_t waiters_calls() {
+    std::lock_guard lock(mutex_);
+    return waiters_calls_;
+  }
+
+  // ANCHOR: poll_notified
+  bool poll_notified(Notified& notified, Context& cx) {
+    Waker replaced;  // destroyed after the unlock
+    std::lock_guard lock(mutex_);
+    if (notified.done_) return true;
+    detail::Waiter& waiter = notified.waiter_;
+    if (waiter.granted != 0 || waiters_calls_ != notified.calls_) {
+      waiters_.remove(waiter);  // notify_waiters() to a future never polled
+      notified.done_ = true;
+      return true;
+    }
+    if (!waiter.queued) {  // the first poll
+      if (permit_) {
+        permit_ = false;
+        notified.done_ = true;
+        return true;
+      }
+      waiters_.push_back(waiter);
+    }
+    replaced = waiter.register_waker(cx);  // a spurious wake-up lands here
+    return false;
+  }
+  // ANCHOR_END: poll_notified
+
+  // A Notified is destroyed, maybe while queued, maybe woken but not yet
+  // polled. A notify_one() it never used goes to the next waiter, as Tokio's
+  // Notified::drop does; a notify_waiters() was for everyone, and is dropped.
+  void cancel(Notified& notified) {
+    Waker waker;
+    std::unique_lock lock(mutex_);
+    waiters_.remove(notified.waiter_);
+    if (notified.waiter_.granted != by_notify_one || notified.done_) return;
+    if (detail::Waiter* next = waiters_.pop_front()) {
+      next->granted = by_notify_one;
+      waker = std::move(next->waker);
+    } else {
+      permit_ = true;
+    }
+    lock.unlock();
+    waker.wake();
+  }
+
+  std::mutex mutex_;
+  detail::WaitList waiters_;
+  bool permit_ = false;
+  std::uint64_t waiters_calls_ = 0;
+};
+
+}  // namespace rt

@@ -1,0 +1,104 @@
+//@ file 3-
+// WaitList: the queue of waiters every primitive of this chapter keeps.
+// Mirrors tokio/src/util/linked_list.rs, the intrusive list that Tokio's
+// Notify and batch semaphore thread through their waiters.
+//
+// Intrusive: the node lives inside the waiting leaf future (so inside the
+// waiting coroutine's frame), and the list only links nodes together. No
+// allocation to wait, and a leaf that is destroyed unlinks itself in O(1).
+// The list is not thread-safe: its owner guards it with its own mutex.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "rt/task/waker.hpp"
+
+namespace rt::detail {
+
+// One waiter: the waker to call, and its place in the queue. The primitive
+// that owns the list decides what else a waiter carries.
+struct Waiter {
+  Waker waker;
+  bool queued = false;  // linked into a WaitList right now
+  // What the list's owner handed this waiter when it took it off the list
+  // (a permit, a notification); 0 while nothing. The owner says what it means.
+  int granted = 0;
+  Waiter* prev = nullptr;
+  Waiter* next = nullptr;
+
+  // Keeps the waker the latest poll was handed, replacing the stored one only
+  // when it would wake some other task (a task can move between threads and
+  // polls, as Tokio's AtomicWaker allows for). Returns the waker it replaced,
+  // for the caller to drop after unlocking: dropping a waker can drop the
+  // last reference to a task.
+  Waker register_waker(const Context& cx) {
+    if (waker.will_wake(cx.waker())) return Waker();
+    return std::exchange(waker, cx.waker());
+  }
+};
+
+// First in, first out; every operation is O(1).
+class WaitList {
+ public:
+  WaitList() = default;
+  WaitList(const WaitList&) = delete;
+  WaitList& operator=(const WaitList&) = delete;
+
+  bool empty() const { return head_ == nullptr; }
+
+  void push_back(Waiter& waiter) {
+    waiter.prev = tail_;
+    waiter.next = nullptr;
+    if (tail_) {
+      tail_->next = &waiter;
+    } else {
+      head_ = &waiter;
+    }
+    tail_ = &waiter;
+    waiter.queued = true;
+  }
+
+  // The oldest waiter, unlinked; nullptr when there is none.
+  Waiter* pop_front() {
+    Waiter* waiter = head_;
+    if (waiter) remove(*waiter);
+    return waiter;
+  }
+
+  // Unlinks a queued waiter, wherever it is in the queue.
+  void remove(Waiter& waiter) {
+    if (!waiter.queued) return;
+    (waiter.prev ? waiter.prev->next : head_) = waiter.next;
+    (waiter.next ? waiter.next->prev : tail_) = waiter.prev;
+    waiter.prev = waiter.next = nullptr;
+    waiter.queued = false;
+  }
+
+ private:
+  Waiter* head_ = nullptr;
+  Waiter* tail_ = nullptr;
+};
+
+// Wakers collected under a lock, to be called once it is released: a wake
+// runs scheduler code, and must not run with the primitive's mutex held.
+// Declare it before the lock guard, and its destructor wakes them after the
+// guard has unlocked. (Tokio's WakeList holds 32 on the stack and loops.)
+class WakeList {
+ public:
+  WakeList() = default;
+  WakeList(const WakeList&) = delete;
+  WakeList& operator=(const WakeList&) = delete;
+  ~WakeList() { wake_all(); }
+
+  void push(Waker waker) { wakers_.push_back(std::move(waker)); }
+  void wake_all() {
+    for (Waker& waker : wakers_) waker.wake();
+    wakers_.clear();
+  }
+
+ private:
+  std::vector<Waker> wakers_;
+};
+
+}  // namespace rt::detail

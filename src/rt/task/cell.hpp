@@ -1,0 +1,135 @@
+// A spawned task: its coroutine, its output, and the waker of whoever joins
+// it. Chapter 01's version of Tokio's task cell (runtime/task/core.rs).
+//
+// Here a task is shared by reference counting through std::shared_ptr: the
+// run queue, each waker and the JoinHandle hold a reference. Chapter 02
+// replaces it with Tokio's layout: one allocation, one atomic state word.
+#pragma once
+
+#include <atomic>
+#include <coroutine>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "rt/task/output.hpp"
+#include "rt/task/poll.hpp"
+#include "rt/task/task.hpp"
+#include "rt/task/waker.hpp"
+#include "rt/todo.hpp"
+
+namespace rt::detail {
+
+class TaskBase;
+using TaskRef = std::shared_ptr<TaskBase>;
+
+// The scheduler, as a task sees it.
+class Schedule {
+ public:
+  virtual void schedule(TaskRef task) = 0;  // the task was woken: queue it
+  virtual void release(TaskBase& task) = 0;  // the task finished: forget it
+
+ protected:
+  ~Schedule() = default;
+};
+
+// What every task has, whatever its coroutine returns.
+class TaskBase : public Wakeable, public std::enable_shared_from_this<TaskBase> {
+ public:
+  TaskBase(std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
+      : scheduler_(std::move(scheduler)), poller_(root) {}
+
+  // ANCHOR: wake
+  void wake() override {
+    //@ exercise 1 waker
+    // A task that is queued already will be polled; queueing it twice would
+    // poll it twice for one wake-up. Exactly one racing waker sees false.
+    if (scheduled_.exchange(true, std::memory_order_acq_rel)) return;
+    scheduler_->schedule(shared_from_this());
+    //@ starter
+    // TODO: hand this task to its scheduler, to be polled again, unless it
+    // is queued already (then do nothing: it will be polled anyway).
+    // Hint: scheduled_.exchange(true) tells you whether it was queued, and
+    // shared_from_this() is the reference the run queue keeps.
+    throw Todo("01 waker (rt/task/cell.hpp)");
+    //@ end
+  }
+  // ANCHOR_END: wake
+
+  // ANCHOR: run
+  // Polls the task once; the scheduler calls this for each task it pops.
+  void run() {
+    if (finished_) return;  // woken during its last poll, then it finished
+    // Cleared before the poll, so that a wake during the poll queues it again.
+    scheduled_.store(false, std::memory_order_release);
+    Waker waker(shared_from_this());
+    Context cx(waker);
+    if (!poller_.poll(cx)) return;
+    finished_ = true;
+    complete();
+    scheduler_->release(*this);
+  }
+  // ANCHOR_END: run
+
+  // Destroys the coroutine without finishing it, at shutdown.
+  virtual void shutdown() = 0;
+
+ protected:
+  // Keeps the output and wakes whoever waits to join.
+  virtual void complete() = 0;
+
+ private:
+  std::shared_ptr<Schedule> scheduler_;
+  Poller poller_;
+  std::atomic<bool> scheduled_{false};
+  bool finished_ = false;  // only the runtime's thread reads or writes it
+};
+
+template <class T>
+class Cell final : public TaskBase {
+ public:
+  Cell(std::shared_ptr<Schedule> scheduler, Task<T> future)
+      : TaskBase(std::move(scheduler), future.handle()), future_(std::move(future)) {}
+
+  bool is_complete() {
+    std::lock_guard lock(mutex_);
+    return complete_;
+  }
+
+  // The JoinHandle's poll: ready once the task is complete, else keep the
+  // joiner's waker (unless it is the one we have already).
+  bool poll_join(Context& cx) {
+    std::lock_guard lock(mutex_);
+    if (complete_) return true;
+    if (!join_waker_.will_wake(cx.waker())) join_waker_ = cx.waker();
+    return false;
+  }
+
+  T take_output() {
+    std::lock_guard lock(mutex_);
+    return output_.take();
+  }
+
+  void shutdown() override { future_ = Task<T>(); }
+
+ private:
+  void complete() override {
+    output_.store_from(future_);
+    future_ = Task<T>();  // the finished coroutine's frame is not needed
+    Waker joiner;
+    {
+      std::lock_guard lock(mutex_);
+      complete_ = true;
+      joiner = std::move(join_waker_);
+    }
+    joiner.wake();
+  }
+
+  Task<T> future_;
+  std::mutex mutex_;
+  Output<T> output_;
+  bool complete_ = false;
+  Waker join_waker_;
+};
+
+}  // namespace rt::detail

@@ -1,0 +1,88 @@
+// Leaf futures, and the poll that drives a coroutine chain.
+//
+// Rust polls a future; a C++ coroutine can only be resumed. The course
+// joins the two: the runtime *polls* a task, and a poll resumes the task's
+// coroutines only once the leaf they wait on says it is ready. A leaf (a
+// channel receive, a sleep, a socket's readiness, yield_now) is a small
+// Rust-style future: poll(cx) returns true when ready, or keeps cx's waker
+// and returns false. A wake-up may be spurious, so a poll asks the leaf
+// again before resuming anything: a leaf never sees an await_resume early.
+// This is Tokio's Harness::poll, for futures that are coroutines.
+#pragma once
+
+#include <coroutine>
+#include <stdexcept>
+
+#include "rt/task/waker.hpp"
+
+namespace rt {
+
+namespace detail {
+
+class LeafBase {
+ public:
+  virtual ~LeafBase() = default;
+  virtual bool poll(Context& cx) = 0;
+};
+
+// The state of one running chain of coroutines: where to resume it, and
+// which leaf must be ready first.
+class Poller {
+ public:
+  explicit Poller(std::coroutine_handle<> root) : root_(root), resume_at_(root) {}
+
+  // Polls once; true when the outermost coroutine has finished.
+  bool poll(Context& cx);
+  // Called by a leaf that suspends the chain: resume `at` once `leaf` is ready.
+  void suspend_on(LeafBase& leaf, std::coroutine_handle<> at) {
+    leaf_ = &leaf;
+    resume_at_ = at;
+  }
+
+ private:
+  std::coroutine_handle<> root_;
+  std::coroutine_handle<> resume_at_;
+  LeafBase* leaf_ = nullptr;
+};
+
+// The poll in progress on this thread: what a leaf's co_await reaches for.
+struct CurrentPoll {
+  Poller* poller = nullptr;
+  Context* cx = nullptr;
+};
+inline thread_local CurrentPoll current_poll;
+
+inline CurrentPoll& this_poll() {
+  if (!current_poll.poller) throw std::logic_error("a leaf future was awaited outside a task's poll");
+  return current_poll;
+}
+
+// ANCHOR: poller_poll
+inline bool Poller::poll(Context& cx) {
+  CurrentPoll saved = current_poll;
+  current_poll = {this, &cx};
+  bool ready = leaf_ == nullptr || leaf_->poll(cx);
+  if (ready) {
+    leaf_ = nullptr;
+    resume_at_.resume();  // runs until a leaf suspends the chain or the root ends
+  }
+  current_poll = saved;
+  return root_.done();
+}
+// ANCHOR_END: poller_poll
+
+}  // namespace detail
+
+// ANCHOR: leaf
+// Base of every leaf awaitable: `co_await leaf` polls it once right away and,
+// if it is not ready, suspends the whole chain on it. Derived classes
+// implement `bool poll(Context&)` and `await_resume()`.
+template <class Derived>
+class Leaf : public detail::LeafBase {
+ public:
+  bool await_ready() { return static_cast<Derived&>(*this).poll(*detail::this_poll().cx); }
+  void await_suspend(std::coroutine_handle<> at) { detail::this_poll().poller->suspend_on(*this, at); }
+};
+// ANCHOR_END: leaf
+
+}  // namespace rt

@@ -1,0 +1,47 @@
+// Chapter 01: awaiting a Task runs it inline, in the same task.
+#include <string>
+
+#include "graded.hpp"
+#include "rt/rt.hpp"
+
+namespace {
+
+rt::Task<int> depth(int n) {
+  if (n == 0) co_return 0;
+  co_return 1 + co_await depth(n - 1);
+}
+
+rt::Task<> inner(std::string& log) {
+  log += "inner ";
+  co_return;
+}
+
+rt::Task<> middle(std::string& log) {
+  log += "middle ";
+  co_await inner(log);
+  log += "middle-again ";
+}
+
+rt::Task<> outer(std::string& log) {
+  auto other = rt::spawn([&log]() -> rt::Task<> {
+    log += "other-task ";
+    co_return;
+  });
+  co_await middle(log);  // runs to the end before the other task gets a turn
+  log += "outer ";
+  co_await other;
+}
+
+}  // namespace
+
+TEST_CASE("nested coroutines are awaited inline and make no new task" * POINTS(2)) {
+  rt::Runtime runtime;
+  std::string log;
+  runtime.block_on(outer(log));
+  CHECK(log == "middle inner middle-again outer other-task ");
+}
+
+TEST_CASE("a deep chain of awaited coroutines returns through every level" * POINTS(1)) {
+  rt::Runtime runtime;
+  CHECK(runtime.block_on(depth(1000)) == 1000);
+}

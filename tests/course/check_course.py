@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""The course's promises about its own chapters, checked with the grader.
+
+    check_course.py solutions GRADER BUILDDIR
+        every solution scores full marks on its own chapter's tests and on
+        every earlier chapter's (regressions counted);
+    check_course.py starters GRADER BUILDDIR
+        every starter compiles, and every test that is new in chapter N
+        fails on chapter N's starter: a test that passes on the starter it
+        grades asserts nothing about the exercise.
+
+These read chapters/ as committed: on a student's copy, where chapters/
+holds their own work, use ./scripts/grade instead.
+"""
+import json
+import subprocess
+import sys
+import tempfile
+
+
+def grade(grader, builddir, *arguments):
+    with tempfile.NamedTemporaryFile(suffix=".json") as record:
+        command = [grader, "--builddir", builddir, "--json", record.name, *arguments]
+        print("running:", " ".join(command), flush=True)
+        finished = subprocess.run(command)
+        with open(record.name) as f:
+            return finished.returncode, json.load(f)
+
+
+def check_solutions(grader, builddir):
+    code, record = grade(grader, builddir, "--solutions", "--count-regressions")
+    failing = [t for t in record["tests"] if t["status"] != "pass"]
+    for t in failing:
+        print(f"FAIL solutions/{t['chapter']} on chapter {t['test_chapter']}'s "
+              f"'{t['name']}': {t['status']}\n    {t['message'][:500]}")
+    if not record["tests"]:
+        print("FAIL: the grader ran no test")
+        return 1
+    if code != 0 or failing or not record["complete"]:
+        return 1
+    print(f"every solution scores full marks: {record['score']}/{record['max_score']} "
+          f"over {len(record['tests'])} graded runs")
+    return 0
+
+
+def check_starters(grader, builddir):
+    code, record = grade(grader, builddir)
+    own = [t for t in record["tests"] if not t["regression"]]
+    passing = [t for t in own if t["status"] == "pass"]
+    broken = [t for t in record["tests"] if t["status"] == "does not compile"]
+    for t in passing:
+        print(f"FAIL: '{t['name']}' (chapter {t['chapter']}) passes on its starter")
+    for chapter in sorted({t["chapter"] for t in broken}):
+        first = next(t for t in broken if t["chapter"] == chapter)
+        print(f"FAIL: chapters/{chapter} does not compile:\n    {first['message'][:800]}")
+    if not own:
+        print("FAIL: the grader ran no test")
+        return 1
+    if passing or broken or not record["complete"]:
+        return 1
+    print(f"every starter compiles, and all {len(own)} new tests fail on their starters")
+    return 0
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("solutions", "starters"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    check = check_solutions if sys.argv[1] == "solutions" else check_starters
+    return check(sys.argv[2], sys.argv[3])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

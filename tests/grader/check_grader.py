@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""The grader's own tests: grades the misbehaving fixture binary and checks
+that every kind of failure is reported as what it is, that the result files
+are valid JSON (also when the grader is killed half-way), and that --repeat
+and usage errors behave.
+
+Usage: check_grader.py GRADER FIXTURE
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PASSED = 0
+FAILED = 0
+
+# The fixture's tests: name -> (points, expected status).
+EXPECTED = {
+    "passes": (1, "pass"),
+    "fails a check": (2, "fail"),
+    "crashes with SIGSEGV": (1, "crash"),
+    "hangs forever": (1, "timeout"),
+    "prints 20 MB": (1, "pass"),
+    "prints a fake pass line": (1, "exited early"),
+    "calls exit half-way": (1, "exited early"),
+    "throws an exception": (1, "fail"),
+}
+TIMEOUT = 2
+
+
+def check(condition, what, detail=""):
+    """Records one check; a failed one is explained but does not stop the rest."""
+    global PASSED, FAILED
+    if condition:
+        PASSED += 1
+        print(f"ok: {what}")
+    else:
+        FAILED += 1
+        print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
+
+
+def run_grader(grader, *args, timeout=240):
+    return subprocess.run([grader, *args], capture_output=True, text=True,
+                          errors="replace", timeout=timeout)
+
+
+def load_json(path):
+    """The parsed file, or None when it is missing or not valid JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def check_listing(fixture):
+    listing = subprocess.run([fixture, "--list"], capture_output=True, text=True)
+    lines = listing.stdout.splitlines()
+    check(listing.returncode == 0 and len(lines) == len(EXPECTED),
+          "fixture --list prints one line per test case", listing.stdout + listing.stderr)
+    fields = {line.split("\t")[2]: line.split("\t")[:2] for line in lines if line.count("\t") == 2}
+    check(fields.get("passes") == ["1", "30"], "--list shows points and the declared timeout",
+          repr(fields.get("passes")))
+    check(fields.get("fails a check", [""])[0] == "2", "--list shows the points of each test")
+
+
+def check_full_run(grader, fixture, workdir):
+    json_path = os.path.join(workdir, "full.json")
+    gradescope_path = os.path.join(workdir, "full-gradescope.json")
+    result = run_grader(grader, "--binary", fixture, "--timeout", str(TIMEOUT),
+                        "--json", json_path, "--gradescope", gradescope_path)
+    print(result.stdout)
+    check(result.returncode == 1, "the grader exits 1 when marks are missing",
+          f"exit status {result.returncode}; stderr: {result.stderr}")
+    earned = sum(p for p, s in EXPECTED.values() if s == "pass")
+    possible = sum(p for p, _ in EXPECTED.values())
+    last_line = result.stdout.rstrip("\n").splitlines()[-1] if result.stdout.strip() else ""
+    check(last_line == f"Score: {earned}/{possible}", "the last console line is the score",
+          repr(last_line))
+    check_grader_json(load_json(json_path), earned, possible)
+    check_gradescope_json(load_json(gradescope_path), earned)
+
+
+def check_grader_json(record, earned, possible):
+    check(record is not None, "--json writes valid JSON")
+    if record is None:
+        return
+    check(record.get("complete") is True, "the JSON says grading completed")
+    check(record.get("score") == earned and record.get("max_score") == possible,
+          "the JSON has the right score", f"{record.get('score')}/{record.get('max_score')}")
+    tests = {t["name"]: t for t in record.get("tests", [])}
+    for name, (points, status) in EXPECTED.items():
+        test = tests.get(name, {})
+        check(test.get("status") == status, f"'{name}' is reported as {status}",
+              f"got {test.get('status')!r}: {test.get('message', '')[:500]}")
+        check(test.get("points_possible") == points and
+              test.get("points_earned") == (points if status == "pass" else 0),
+              f"'{name}' earns the right points")
+        for field in ("chapter", "counted", "regression", "seconds", "runs", "failed_runs",
+                      "message", "output"):
+            if field not in test:
+                check(False, f"'{name}' has the field {field}")
+    check_messages(tests)
+
+
+def check_messages(tests):
+    message = lambda name: tests.get(name, {}).get("message", "")
+    check("answer == 2" in message("fails a check") and "1 == 2" in message("fails a check"),
+          "a failed CHECK shows the expression and its values", message("fails a check"))
+    check("SIGSEGV" in message("crashes with SIGSEGV"), "a crash names its signal",
+          message("crashes with SIGSEGV"))
+    check("boom from the fixture" in message("throws an exception"),
+          "an escaped exception shows its what()", message("throws an exception"))
+    hang = tests.get("hangs forever", {}).get("seconds", 1e9)
+    check(hang < TIMEOUT + 1.5, "the hanging test is stopped at its timeout", f"{hang} s")
+    flood = tests.get("prints 20 MB", {}).get("output", "")
+    check(0 < len(flood.encode()) <= 10 * 1024, "captured output is cut to a sane size",
+          f"{len(flood)} characters")
+
+
+def check_gradescope_json(results, earned):
+    check(results is not None, "--gradescope writes valid JSON")
+    if results is None:
+        return
+    check(results.get("score") == earned, "Gradescope's score is right", repr(results.get("score")))
+    check(isinstance(results.get("output"), str), "Gradescope's results have an output")
+    tests = {t.get("name", "").split("] ", 1)[-1]: t for t in results.get("tests", [])}
+    check(set(tests) == set(EXPECTED), "Gradescope has one entry per test", repr(sorted(tests)))
+    for name, (points, status) in EXPECTED.items():
+        test = tests.get(name, {})
+        expected = "passed" if status == "pass" else "failed"
+        check(test.get("status") == expected and test.get("max_score") == points and
+              test.get("score") == (points if status == "pass" else 0) and
+              test.get("visibility") == "visible" and isinstance(test.get("output"), str),
+              f"Gradescope entry for '{name}' is right", repr(test)[:300])
+
+
+def fixture_processes(fixture):
+    """Process ids still running the fixture binary."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and os.path.basename(argv[0]) == os.path.basename(fixture).encode():
+            found.append(int(pid))
+    return found
+
+
+def finished_tests(path):
+    record = load_json(path)
+    return record.get("tests", []) if record else []
+
+
+def check_killed_run(grader, fixture, workdir):
+    """Kills the grader once three tests are done (the fourth hangs)."""
+    json_path = os.path.join(workdir, "killed.json")
+    gradescope_path = os.path.join(workdir, "killed-gradescope.json")
+    process = subprocess.Popen([grader, "--binary", fixture, "--timeout", "60",
+                                "--json", json_path, "--gradescope", gradescope_path],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(finished_tests(json_path)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    done = [t["name"] for t in finished_tests(json_path)]
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    check(len(done) >= 3, "the JSON file grows as tests finish", repr(done))
+    record = load_json(json_path)
+    results = load_json(gradescope_path)
+    check(record is not None and record.get("complete") is False,
+          "after SIGKILL the JSON is valid and marked incomplete")
+    check(record is not None and [t["name"] for t in record["tests"]][:len(done)] == done,
+          "after SIGKILL the JSON holds the finished tests")
+    check(results is not None and len(results.get("tests", [])) >= len(done),
+          "after SIGKILL the Gradescope file is valid and holds the finished tests")
+    time.sleep(0.5)
+    check(not fixture_processes(fixture), "no test process outlives a killed grader",
+          repr(fixture_processes(fixture)))
+
+
+def check_repeat(grader, fixture, workdir):
+    json_path = os.path.join(workdir, "repeat.json")
+    result = run_grader(grader, "--binary", fixture, "--filter", "passes", "--repeat", "3",
+                        "--json", json_path)
+    check(result.returncode == 0, "--repeat 3 of a passing test exits 0",
+          result.stdout + result.stderr)
+    tests = finished_tests(json_path)
+    check(len(tests) == 1 and tests[0]["runs"] == 3 and tests[0]["failed_runs"] == 0
+          and tests[0]["status"] == "pass", "--repeat 3 runs the test three times", repr(tests))
+    check(result.stdout.rstrip().splitlines()[-1:] == ["Score: 1/1"],
+          "--filter keeps only the match")
+
+    result = run_grader(grader, "--binary", fixture, "--filter", "crashes", "--repeat", "3",
+                        "--json", json_path)
+    tests = finished_tests(json_path)
+    check(result.returncode == 1 and len(tests) == 1 and tests[0]["failed_runs"] == 3
+          and "3 of 3" in tests[0]["message"], "--repeat reports how many runs failed", repr(tests))
+
+
+def check_usage_error(grader, workdir):
+    builddir = os.path.join(workdir, "build")
+    os.makedirs(builddir, exist_ok=True)
+    with open(os.path.join(builddir, "course-manifest.txt"), "w") as f:
+        f.write(f"source_root {workdir}\nchapters 01-executor 02-wakers\n")
+    result = run_grader(grader, "--builddir", builddir, "7")
+    check(result.returncode == 2, "an unknown chapter is a usage error (exit 2)",
+          f"exit {result.returncode}: {result.stderr}")
+    check("01-executor" in result.stderr and "02-wakers" in result.stderr,
+          "the usage error lists the chapters", result.stderr)
+    result = run_grader(grader, "--no-such-option")
+    check(result.returncode == 2, "an unknown option is a usage error (exit 2)")
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    grader, fixture = (os.path.abspath(p) for p in sys.argv[1:])
+    with tempfile.TemporaryDirectory(prefix="check-grader-") as workdir:
+        check_listing(fixture)
+        check_full_run(grader, fixture, workdir)
+        check_killed_run(grader, fixture, workdir)
+        check_repeat(grader, fixture, workdir)
+        check_usage_error(grader, workdir)
+    print(f"{PASSED} passed, {FAILED} failed")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,340 @@
+// The main() of every test binary. By hand it is an ordinary doctest
+// binary; for the grader it speaks a small protocol:
+//
+//   --list          one line per test case: points<TAB>timeout<TAB>name
+//   --run NAME      run exactly that test case, then write one record
+//                   "<token> pass\n" or "<token> fail\n<messages>" to the
+//                   pipe whose number is in GRADER_RESULT_FD.
+//
+// The record, not the exit status or the console text, is what says a test
+// passed: a test that exits half-way writes no record, and test code that
+// prints "pass" cannot forge one because it never learns the token.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Where the record goes. Read once, at the very start of main, so that test
+// code can find neither the pipe's number nor the token in its environment.
+struct ResultChannel {
+  int fd = -1;
+  std::string token;
+};
+
+ResultChannel g_channel;
+
+// Takes a variable out of the environment. The value is also overwritten in
+// place: unsetenv() only unlinks it, and the original bytes would otherwise
+// stay readable in /proc/self/environ.
+std::string take_env(const char* name) {
+  char* value = std::getenv(name);
+  if (value == nullptr) return {};
+  std::string copy = value;
+  std::memset(value, 'x', std::strlen(value));
+  unsetenv(name);
+  return copy;
+}
+
+ResultChannel take_result_channel() {
+  ResultChannel channel;
+  std::string fd_text = take_env("GRADER_RESULT_FD");
+  channel.token = take_env("GRADER_TOKEN");
+  if (fd_text.empty() || channel.token.empty()) return channel;
+  channel.fd = std::atoi(fd_text.c_str());
+  // Processes the test starts must not inherit the pipe.
+  if (fcntl(channel.fd, F_SETFD, FD_CLOEXEC) != 0) channel.fd = -1;
+  return channel;
+}
+
+// What the record reporter learnt about the one test case it watched.
+// Assertions may fail on any thread, hence the mutex.
+struct Verdict {
+  std::mutex mutex;
+  int cases_run = 0;
+  bool passed = true;
+  std::string messages;
+  std::vector<std::string> subcases;  // the SUBCASEs being run, outermost first
+};
+
+Verdict g_verdict;
+
+// Messages beyond this are cut: the record is a summary, the full story is
+// in the console output the grader captures.
+constexpr std::size_t max_message_bytes = 32 * 1024;
+
+void add_failure(const std::string& message) {
+  std::lock_guard lock(g_verdict.mutex);
+  g_verdict.passed = false;
+  if (g_verdict.messages.size() >= max_message_bytes) return;
+  g_verdict.messages += message + "\n";
+  // A failure's message alone does not say which SUBCASE path it was on.
+  std::string path;
+  for (const std::string& subcase : g_verdict.subcases)
+    path += (path.empty() ? "" : " > ") + subcase;
+  if (!path.empty()) g_verdict.messages += "  in subcase: " + path + "\n";
+}
+
+// INFO() and CAPTURE() context, so a failure inside a loop says which turn.
+std::string active_contexts() {
+  std::ostringstream out;
+  int count = doctest::IReporter::get_num_active_contexts();
+  const doctest::IContextScope* const* contexts = doctest::IReporter::get_active_contexts();
+  for (int i = 0; i < count; ++i) {
+    out << "\n  logged: ";
+    contexts[i]->stringify(&out);
+  }
+  return out.str();
+}
+
+std::string where(const char* file, int line) {
+  return std::string(doctest::skipPathFromFilename(file)) + ":" + std::to_string(line) + ": ";
+}
+
+// The part of a failed assertion's message that depends on its kind.
+std::string what_went_wrong(const doctest::AssertData& a) {
+  using namespace doctest::assertType;
+  std::string exception = a.m_exception.c_str();
+  if (a.m_at & is_throws_as) {
+    if (!a.m_threw) return "did not throw at all";
+    return "threw a different exception: " + exception;
+  }
+  if (a.m_at & (is_throws | is_throws_with)) {
+    if (!a.m_threw) return "did not throw at all";
+    return "threw an exception that did not match: " + exception;
+  }
+  if (a.m_threw) return "threw an exception: " + exception;
+  return std::string("with values: ") + doctest::assertString(a.m_at) + "( " + a.m_decomp.c_str() +
+         " )";
+}
+
+std::string describe_assert(const doctest::AssertData& a) {
+  std::string expression = a.m_expr;
+  std::string call = std::string(doctest::assertString(a.m_at)) + "( " + expression + " )";
+  return where(a.m_file, a.m_line) + call + " failed, " + what_went_wrong(a) + active_contexts();
+}
+
+// Collects every failure of the test case it is asked to run.
+class RecordReporter : public doctest::IReporter {
+ public:
+  explicit RecordReporter(const doctest::ContextOptions&) {}
+
+  void test_case_start(const doctest::TestCaseData&) override {
+    std::lock_guard lock(g_verdict.mutex);
+    ++g_verdict.cases_run;
+  }
+
+  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    if (stats.failure_flags & doctest::TestCaseFailureReason::Timeout)
+      add_failure("took longer than the time it declared with doctest::timeout");
+    // Also covers should_fail and may_fail, which doctest has already weighed.
+    if (!stats.testCaseSuccess) add_failure_if_silent();
+  }
+
+  void test_case_exception(const doctest::TestCaseException& e) override {
+    std::string kind = e.is_crash ? "crashed: " : "an exception escaped the test: ";
+    add_failure(kind + e.error_string.c_str() + active_contexts());
+  }
+
+  void log_assert(const doctest::AssertData& a) override {
+    if (a.m_failed) add_failure(describe_assert(a));
+  }
+
+  void log_message(const doctest::MessageData& m) override {
+    using namespace doctest::assertType;
+    // WARN and MESSAGE do not fail a test; CHECK/REQUIRE-level ones (FAIL) do.
+    if (m.m_severity & (is_check | is_require))
+      add_failure(where(m.m_file, m.m_line) + m.m_string.c_str() + active_contexts());
+  }
+
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void subcase_start(const doctest::SubcaseSignature& subcase) override {
+    std::lock_guard lock(g_verdict.mutex);
+    g_verdict.subcases.push_back(subcase.m_name.c_str());
+  }
+
+  void subcase_end() override {
+    std::lock_guard lock(g_verdict.mutex);
+    if (!g_verdict.subcases.empty()) g_verdict.subcases.pop_back();
+  }
+
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+
+ private:
+  static void add_failure_if_silent() {
+    {
+      std::lock_guard lock(g_verdict.mutex);
+      if (!g_verdict.passed) return;
+    }
+    add_failure("doctest reports the test case as failed");
+  }
+};
+
+REGISTER_REPORTER("grading-record", 0, RecordReporter);
+
+// One line of --list, as doctest describes the test case.
+struct ListedCase {
+  std::string name;
+  std::string description;
+  double timeout = 0;
+};
+
+std::vector<ListedCase> g_listed;
+
+// Receives doctest's own --list-test-cases query, so the listing applies
+// exactly the filters and skip decorators a real run would.
+class ListReporter : public doctest::IReporter {
+ public:
+  explicit ListReporter(const doctest::ContextOptions&) {}
+
+  void report_query(const doctest::QueryData& query) override {
+    for (unsigned i = 0; i < query.num_data; ++i) {
+      const doctest::TestCaseData& tc = *query.data[i];
+      g_listed.push_back({tc.m_name, tc.m_description ? tc.m_description : "", tc.m_timeout});
+    }
+  }
+
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+
+REGISTER_REPORTER("grading-list", 0, ListReporter);
+
+// Returns the points in "points:N", or -1 when the description is not that.
+int points_of(const std::string& description) {
+  const std::string prefix = "points:";
+  if (description.rfind(prefix, 0) != 0) return -1;
+  std::string digits = description.substr(prefix.size());
+  if (digits.empty() || digits.size() > 6 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::atoi(digits.c_str());
+}
+
+// The runner selects a test with doctest's --test-case filter, where these
+// characters are wildcards or separators; a tab or newline would break the
+// listing itself.
+bool selectable_by_exact_name(const std::string& name) {
+  return !name.empty() && name.find_first_of("\t\n\r*?,\\") == std::string::npos;
+}
+
+// Checks one listed case; returns an error message, empty when fine.
+std::string problem_with(const ListedCase& c, const std::set<std::string>& seen) {
+  if (!selectable_by_exact_name(c.name))
+    return "test case name contains a tab, newline, '*', '?', ',' or '\\': \"" + c.name + "\"";
+  if (points_of(c.description) < 0) return "test case has no POINTS(n): \"" + c.name + "\"";
+  if (seen.count(c.name) != 0) return "two test cases are named \"" + c.name + "\"";
+  return {};
+}
+
+int list_test_cases(const char* program) {
+  doctest::Context context;
+  const char* args[] = {program, "--list-test-cases", "--reporters=grading-list",
+                        "--no-version=true"};
+  context.applyCommandLine(4, args);
+  context.run();
+
+  std::set<std::string> seen;
+  int errors = 0;
+  std::ostringstream out;
+  for (const ListedCase& c : g_listed) {
+    std::string problem = problem_with(c, seen);
+    seen.insert(c.name);
+    if (!problem.empty()) {
+      std::cerr << "error: " << problem << "\n";
+      ++errors;
+      continue;
+    }
+    out << points_of(c.description) << '\t' << c.timeout << '\t' << c.name << '\n';
+  }
+  if (errors != 0) return 2;
+  std::cout << out.str() << std::flush;
+  return 0;
+}
+
+void write_all(int fd, const std::string& text) {
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = write(fd, data, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+// Returns whether the record says pass.
+bool write_record(const std::string& name) {
+  std::string record;
+  bool passed;
+  {
+    std::lock_guard lock(g_verdict.mutex);
+    if (g_verdict.cases_run != 1) {
+      g_verdict.passed = false;
+      g_verdict.messages += "no test case is named exactly \"" + name + "\"\n";
+    }
+    passed = g_verdict.passed;
+    record = g_channel.token + (passed ? " pass\n" : " fail\n");
+    if (!passed) record += g_verdict.messages;
+  }
+  if (g_channel.fd >= 0) {
+    write_all(g_channel.fd, record);
+    close(g_channel.fd);
+  }
+  return passed;
+}
+
+int run_one_test_case(const char* program, const std::string& name, int extra_count, char** extra) {
+  std::string filter = "--test-case=" + name;
+  std::vector<const char*> args = {program, filter.c_str(), "--case-sensitive=true",
+                                   "--reporters=console,grading-record"};
+  // Anything after the name is for doctest itself (for example -s).
+  args.insert(args.end(), extra, extra + extra_count);
+  doctest::Context context;
+  context.applyCommandLine(static_cast<int>(args.size()), args.data());
+  int status = context.run();
+  std::cout << std::flush;
+  bool passed = write_record(name);
+  return passed || status != 0 ? status : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  g_channel = take_result_channel();
+
+  if (argc == 2 && std::strcmp(argv[1], "--list") == 0) return list_test_cases(argv[0]);
+  if (argc >= 3 && std::strcmp(argv[1], "--run") == 0)
+    return run_one_test_case(argv[0], argv[2], argc - 3, argv + 3);
+  if (argc >= 2 && (std::strcmp(argv[1], "--run") == 0 || std::strcmp(argv[1], "--list") == 0)) {
+    std::cerr << "usage: " << argv[0] << " --list | --run <exact test case name>\n";
+    return 2;
+  }
+
+  doctest::Context context(argc, argv);
+  return context.run();
+}

@@ -1,0 +1,81 @@
+// Building with meson and ninja; see build.hpp.
+#include "build.hpp"
+
+#include <sys/stat.h>
+
+#include <sstream>
+
+#include "child_process.hpp"
+#include "console_report.hpp"
+#include "usage_error.hpp"
+
+namespace grader {
+
+namespace {
+
+constexpr int error_lines = 15;
+
+bool exists(const std::string& path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0;
+}
+
+// ninja's own progress and summary lines, between the compiler's.
+bool is_ninja_chatter(const std::string& line) {
+  return (!line.empty() && line[0] == '[') || line.rfind("ninja: build stopped", 0) == 0 ||
+         line.rfind("FAILED: ", 0) == 0;
+}
+
+bool mentions_error(const std::string& line) {
+  return line.find("error") != std::string::npos || line.find("Error") != std::string::npos;
+}
+
+// From the first line that mentions an error, a screenful: enough to see
+// what is wrong without the pages of notes compilers add.
+std::string first_error_lines(const std::string& output) {
+  std::istringstream in(output);
+  std::string line, excerpt;
+  int taken = 0;
+  bool found = false;
+  while (taken < error_lines && std::getline(in, line)) {
+    found = found || mentions_error(line);
+    if (!found || is_ninja_chatter(line)) continue;
+    excerpt += line + "\n";
+    ++taken;
+  }
+  return excerpt.empty() ? output.substr(0, 2000) : excerpt;
+}
+
+}  // namespace
+
+std::string prepare_build_dir(const std::string& builddir, const std::string& source_root,
+                              Sanitizer sanitizer) {
+  if (sanitizer == Sanitizer::none) return builddir;
+  std::string dir = builddir + "-" + sanitizer_name(sanitizer);
+  if (exists(dir)) return dir;
+  print_progress("configuring " + dir + " for the " + sanitizer_name(sanitizer) + " sanitizer");
+  ChildRequest setup;
+  setup.argv = {"meson",
+                "setup",
+                dir,
+                source_root,
+                "-Db_sanitize=" + sanitizer_name(sanitizer),
+                "-Db_lundef=false",
+                "-Dexperiments=false",
+                "-Dself_checks=false"};
+  ChildOutcome outcome = run_child(setup);
+  if (outcome.exit_code != 0)
+    throw UsageError("meson setup " + dir + " failed:\n" + outcome.output);
+  return dir;
+}
+
+BuildResult build_target(const std::string& build_dir, const std::string& target) {
+  ChildRequest ninja;
+  ninja.argv = {"ninja", "-C", build_dir, target};
+  ninja.head_limit = 256 * 1024;
+  ChildOutcome outcome = run_child(ninja);
+  if (outcome.exit_code == 0) return {true, {}};
+  return {false, first_error_lines(outcome.output)};
+}
+
+}  // namespace grader

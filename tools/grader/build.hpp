@@ -1,0 +1,25 @@
+// Building what is graded: a sanitizer build directory when one is asked
+// for, and each test binary with its own ninja call, so that one chapter
+// that does not compile cannot hide the others.
+#pragma once
+
+#include <string>
+
+#include "sanitizer.hpp"
+
+namespace grader {
+
+// The build directory to use: `builddir` itself, or `builddir-thread` /
+// `builddir-address`, configured with meson first if it does not exist.
+// Throws UsageError when meson setup fails.
+std::string prepare_build_dir(const std::string& builddir, const std::string& source_root,
+                              Sanitizer sanitizer);
+
+struct BuildResult {
+  bool ok = false;
+  std::string errors;  // the first compiler error lines, when not ok
+};
+
+BuildResult build_target(const std::string& build_dir, const std::string& target);
+
+}  // namespace grader

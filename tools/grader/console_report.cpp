@@ -1,0 +1,80 @@
+// The console report; see console_report.hpp.
+#include "console_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "score.hpp"
+
+namespace grader {
+
+namespace {
+
+// Enough to see what went wrong; the JSON file has the rest.
+constexpr int detail_lines = 12;
+
+void print_details(const std::string& message) {
+  std::istringstream in(message);
+  std::string line;
+  int shown = 0;
+  while (std::getline(in, line)) {
+    if (shown++ == detail_lines) {
+      fmt::print("      | ...\n");
+      break;
+    }
+    fmt::print("      | {}\n", line);
+  }
+}
+
+std::string label(const TestResult& r) {
+  if (!r.regression) return r.name;
+  return fmt::format("(regression, chapter {}{}) {}", r.test_chapter,
+                     r.counted ? "" : ", not counted", r.name);
+}
+
+std::string timing(const TestResult& r) {
+  if (r.runs == 0) return "";
+  if (r.runs == 1) return fmt::format("{:.2f}s", r.seconds);
+  return fmt::format("{:.2f}s/{}", r.seconds, r.runs);
+}
+
+}  // namespace
+
+void print_test(const TestResult& r) {
+  std::string status = status_name(r.status);
+  if (r.failed_runs > 0 && r.runs > 1) status += fmt::format(" {}/{}", r.failed_runs, r.runs);
+  fmt::print("  {:<14} {:<18} {:>3}/{:<3} {:>9}  {}\n", r.chapter, status, r.points_earned,
+             r.points_possible, timing(r), label(r));
+  if (r.status != Status::pass) print_details(r.message);
+  std::fflush(stdout);
+}
+
+void print_chapter_score(const std::string& chapter, const std::vector<TestResult>& results) {
+  Score score = counted_score(results, chapter);
+  int regressions = 0, regressions_passed = 0;
+  for (const TestResult& r : results) {
+    if (r.chapter != chapter || !r.regression || r.counted) continue;
+    ++regressions;
+    regressions_passed += r.status == Status::pass;
+  }
+  fmt::print("{}: {}/{}", chapter, score.earned, score.possible);
+  if (regressions > 0)
+    fmt::print(" (earlier chapters' tests, not counted: {} of {} pass)", regressions_passed,
+               regressions);
+  fmt::print("\n\n");
+}
+
+void print_final_score(const std::vector<TestResult>& results) {
+  Score score = counted_score(results);
+  fmt::print("Score: {}/{}\n", score.earned, score.possible);
+  std::fflush(stdout);
+}
+
+void print_progress(const std::string& note) {
+  fmt::print(stderr, "grader: {}\n", note);
+  std::fflush(stderr);
+}
+
+}  // namespace grader

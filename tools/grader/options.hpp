@@ -1,0 +1,29 @@
+// Everything the command line says, parsed once into plain values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sanitizer.hpp"
+
+namespace grader {
+
+struct Options {
+  std::vector<std::string> chapters;  // as typed: "1", "01", "1-3"; empty = all
+  std::string builddir = "build";
+  bool solutions = false;  // grade solutions/ instead of chapters/
+  Sanitizer sanitizer = Sanitizer::none;
+  std::optional<double> timeout;  // seconds, replaces the computed budget
+  int repeat = 1;
+  bool count_regressions = false;
+  std::string filter;                 // only tests whose name contains this
+  std::vector<std::string> binaries;  // grade these directly, no build
+  std::string json_file;
+  std::string gradescope_file;
+};
+
+// Throws UsageError on bad input; exits the process itself for --help.
+Options parse_command_line(int argc, char** argv);
+
+}  // namespace grader

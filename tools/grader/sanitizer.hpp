@@ -1,0 +1,28 @@
+// Running under ThreadSanitizer or AddressSanitizer: which build directory,
+// which options the tests get, and how a report is recognised in a test's
+// output.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace grader {
+
+enum class Sanitizer { none, thread, address };
+
+// The exit status the sanitizers are told to use, so a report is also
+// visible in the status when its text was lost.
+inline constexpr int sanitizer_exit_code = 66;
+
+Sanitizer sanitizer_from_name(const std::string& name);  // "" means none
+std::string sanitizer_name(Sanitizer s);                 // "none", "thread", "address"
+
+// The environment variable and value a test runs with, the user's own
+// options kept in front.
+std::vector<std::pair<std::string, std::string>> sanitizer_environment(Sanitizer s);
+
+// The first lines of a sanitizer report in `output`, empty if there is none.
+std::string find_sanitizer_report(const std::string& output);
+
+}  // namespace grader

@@ -1,0 +1,28 @@
+// Names of the test statuses, as every report shows them.
+#include "test_result.hpp"
+
+namespace grader {
+
+std::string status_name(Status status) {
+  switch (status) {
+    case Status::pass:
+      return "pass";
+    case Status::fail:
+      return "fail";
+    case Status::crash:
+      return "crash";
+    case Status::timeout:
+      return "timeout";
+    case Status::exited_early:
+      return "exited early";
+    case Status::sanitizer:
+      return "sanitizer";
+    case Status::does_not_compile:
+      return "does not compile";
+    case Status::error:
+      break;
+  }
+  return "error";
+}
+
+}  // namespace grader

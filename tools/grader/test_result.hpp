@@ -1,0 +1,31 @@
+// What grading one test case produced: the values every report (console,
+// JSON, Gradescope) is written from.
+#pragma once
+
+#include <string>
+
+namespace grader {
+
+enum class Status { pass, fail, crash, timeout, exited_early, sanitizer, does_not_compile, error };
+
+// "pass", "fail", "crash", "timeout", "exited early", "sanitizer",
+// "does not compile", "error".
+std::string status_name(Status status);
+
+struct TestResult {
+  std::string chapter;       // the chapter being graded
+  std::string test_chapter;  // the chapter the test belongs to
+  std::string name;
+  int points_possible = 0;
+  int points_earned = 0;
+  bool regression = false;  // an earlier chapter's test
+  bool counted = true;      // part of the score
+  Status status = Status::error;
+  double seconds = 0;
+  int runs = 0;
+  int failed_runs = 0;
+  std::string message;  // why it did not pass
+  std::string output;   // what it printed (bounded)
+};
+
+}  // namespace grader

@@ -1,0 +1,29 @@
+// Runs one test case of one binary, in a process of its own, as many times
+// as --repeat asks, and sums the runs up into a TestResult.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "protocol.hpp"
+#include "sanitizer.hpp"
+#include "test_result.hpp"
+
+namespace grader {
+
+struct RunSettings {
+  Sanitizer sanitizer = Sanitizer::none;
+  std::optional<double> timeout;  // --timeout
+  int repeat = 1;
+};
+
+// Fills in status, message, output, seconds, runs, failed_runs and the
+// points earned; the caller fills in who the test belongs to.
+TestResult run_test(const std::string& binary, const ListedTest& test, const RunSettings& settings);
+
+// Asks a binary for its tests; nullopt and a message when it cannot say.
+std::optional<std::vector<ListedTest>> list_tests(const std::string& binary,
+                                                  const RunSettings& settings,
+                                                  std::string& problem);
+
+}  // namespace grader

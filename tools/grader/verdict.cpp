@@ -1,0 +1,80 @@
+// Judging a finished test process; see verdict.hpp.
+#include "verdict.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <optional>
+
+#include "protocol.hpp"
+
+namespace grader {
+
+namespace {
+
+constexpr int context_lines = 10;
+
+std::string signal_description(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  std::string name =
+      abbreviation ? std::string("SIG") + abbreviation : fmt::format("signal {}", signal);
+  return fmt::format("{} ({})", name, strsignal(signal));
+}
+
+// What the test printed last often says where it was.
+std::string with_tail(std::string message, const std::string& output) {
+  std::string tail = last_lines(output, context_lines);
+  if (!tail.empty()) message += "\nlast output:\n" + tail;
+  return message;
+}
+
+std::optional<Verdict> sanitizer_verdict(const ChildOutcome& o, Sanitizer sanitizer) {
+  std::string report = find_sanitizer_report(o.output);
+  if (!report.empty()) return Verdict{Status::sanitizer, report};
+  if (sanitizer != Sanitizer::none && o.exit_code == sanitizer_exit_code)
+    return Verdict{Status::sanitizer,
+                   "the sanitizer reported an error (its report is not in the kept output)"};
+  return std::nullopt;
+}
+
+Verdict verdict_from_record(const ChildOutcome& o, const Record& record) {
+  if (!record.passed) return {Status::fail, record.messages};
+  if (o.exit_code != 0)
+    return {Status::fail, with_tail(fmt::format("the test passed, but the process then exited "
+                                                "with status {}",
+                                                o.exit_code),
+                                    o.output)};
+  return {Status::pass, {}};
+}
+
+}  // namespace
+
+Verdict judge(const ChildOutcome& o, const std::string& token, Sanitizer sanitizer,
+              double budget_seconds) {
+  if (o.timed_out)
+    return {
+        Status::timeout,
+        with_tail(fmt::format("still running after {:.1f} s, stopped", budget_seconds), o.output)};
+  if (auto verdict = sanitizer_verdict(o, sanitizer)) return *verdict;
+  if (o.signal != 0)
+    return {Status::crash, with_tail("killed by " + signal_description(o.signal), o.output)};
+  if (o.exit_code == 127 && o.output.find("grader: cannot execute") != std::string::npos)
+    return {Status::error, o.output};
+  if (auto record = parse_record(o.result, token)) return verdict_from_record(o, *record);
+  return {Status::exited_early,
+          with_tail(fmt::format("the process exited with status {} before the test finished "
+                                "(exit() called from the code under test?)",
+                                o.exit_code),
+                    o.output)};
+}
+
+std::string last_lines(const std::string& text, int count) {
+  std::size_t end = text.size();
+  while (end > 0 && text[end - 1] == '\n') --end;
+  std::size_t start = end;
+  for (int lines = 0; start > 0 && lines < count; --start)
+    if (text[start - 1] == '\n' && ++lines == count) break;
+  return text.substr(start, end - start);
+}
+
+}  // namespace grader
