@@ -115,6 +115,10 @@ def check_messages(tests):
           message("crashes with SIGSEGV"))
     check("boom from the fixture" in message("throws an exception"),
           "an escaped exception shows its what()", message("throws an exception"))
+    garbage = tests.get("fails a check", {}).get("output", "")
+    expected = 'garbage: \ufffd\ufffd\x01\x1b[31m\ufffd \ufffd\ufffd\ufffd "quoted" back\\slash'
+    check(expected in garbage, "invalid UTF-8 and control characters survive as valid JSON",
+          repr(garbage[:300]))
     hang = tests.get("hangs forever", {}).get("seconds", 1e9)
     check(hang < TIMEOUT + 1.5, "the hanging test is stopped at its timeout", f"{hang} s")
     flood = tests.get("prints 20 MB", {}).get("output", "")

@@ -15,7 +15,11 @@ TEST_CASE("passes" * POINTS(1) * doctest::timeout(30)) {
   CHECK(1 + 1 == 2);
 }
 
+// Also prints bytes that are not UTF-8 and control characters, which the
+// result files must still hold as valid JSON.
 TEST_CASE("fails a check" * POINTS(2)) {
+  std::printf("garbage: \xff\xfe\x01\x1b[31m\xc3 \xed\xa0\x80 \"quoted\" back\\slash\n");
+  std::fflush(stdout);
   int answer = 1;
   CHECK(answer == 2);
 }

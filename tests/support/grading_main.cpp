@@ -11,6 +11,7 @@
 // prints "pass" cannot forge one because it never learns the token.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -46,12 +46,28 @@ std::string first_error_lines(const std::string& output) {
   return excerpt.empty() ? output.substr(0, 2000) : excerpt;
 }
 
+// ninja failing before it compiles anything is the build directory's
+// problem (meson cannot regenerate it, the target does not exist), not the
+// code's: it must not be reported as code that does not compile.
+bool is_build_setup_failure(const std::string& output) {
+  return output.find("ninja: error: rebuilding 'build.ninja'") != std::string::npos ||
+         output.find("ninja: error: loading 'build.ninja'") != std::string::npos ||
+         output.find("ninja: error: unknown target") != std::string::npos;
+}
+
+std::string ending(const std::string& text) {
+  constexpr std::size_t shown = 3000;
+  return text.size() <= shown ? text : "..." + text.substr(text.size() - shown);
+}
+
 }  // namespace
 
 std::string prepare_build_dir(const std::string& builddir, const std::string& source_root,
                               Sanitizer sanitizer) {
   if (sanitizer == Sanitizer::none) return builddir;
-  std::string dir = builddir + "-" + sanitizer_name(sanitizer);
+  std::string base = builddir;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();  // "build/" is "build"
+  std::string dir = base + "-" + sanitizer_name(sanitizer);
   if (exists(dir)) return dir;
   print_progress("configuring " + dir + " for the " + sanitizer_name(sanitizer) + " sanitizer");
   ChildRequest setup;
@@ -75,6 +91,9 @@ BuildResult build_target(const std::string& build_dir, const std::string& target
   ninja.head_limit = 256 * 1024;
   ChildOutcome outcome = run_child(ninja);
   if (outcome.exit_code == 0) return {true, {}};
+  if (is_build_setup_failure(outcome.output))
+    throw UsageError("ninja cannot build " + target + " in " + build_dir + ":\n" +
+                     ending(outcome.output));
   return {false, first_error_lines(outcome.output)};
 }
 

@@ -20,6 +20,7 @@ struct BuildResult {
   std::string errors;  // the first compiler error lines, when not ok
 };
 
+// Throws UsageError when the build directory itself is broken.
 BuildResult build_target(const std::string& build_dir, const std::string& target);
 
 }  // namespace grader

@@ -1,6 +1,7 @@
 // The grader's command line, described with CLI11 so that --help documents
 // every option.
 #include <CLI/CLI.hpp>
+
 #include <cstdlib>
 
 #include "options.hpp"
@@ -25,7 +26,8 @@ void describe(CLI::App& app, Options& o, std::string& sanitizer) {
                "count earlier chapters' tests in the score");
   app.add_option("--filter", o.filter, "only run tests whose name contains SUBSTRING");
   app.add_option("--binary", o.binaries,
-                 "grade this test binary directly, without building (repeatable)");
+                 "grade this test binary directly, without building (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--json", o.json_file, "write the complete results as JSON to FILE");
   app.add_option("--gradescope", o.gradescope_file, "write Gradescope's results.json to FILE");
 }

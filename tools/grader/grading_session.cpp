@@ -1,7 +1,7 @@
 // Grading, test by test; see grading_session.hpp.
 #include "grading_session.hpp"
 
-#include <fmt/format.h>
+#include <system_error>
 
 #include "build.hpp"
 #include "console_report.hpp"

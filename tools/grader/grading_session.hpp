@@ -3,6 +3,7 @@
 // soon as it is known.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 

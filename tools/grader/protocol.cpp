@@ -2,7 +2,6 @@
 #include "protocol.hpp"
 
 #include <cstdlib>
-#include <fstream>
 #include <random>
 #include <sstream>
 

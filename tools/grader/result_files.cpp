@@ -2,8 +2,9 @@
 #include "result_files.hpp"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstdio>

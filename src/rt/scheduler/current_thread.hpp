@@ -11,6 +11,10 @@
 #include "rt/scheduler/park.hpp"
 #include "rt/scheduler/run_queue.hpp"
 #include "rt/task/cell.hpp"
+//@ chapters 2-
+#include "rt/task/harness.hpp"
+#include "rt/task/header.hpp"
+//@ end
 #include "rt/task/join_handle.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/task/task.hpp"
@@ -38,6 +42,7 @@ class CurrentThread {
   // What tasks and wakers reach, possibly from other threads, and possibly
   // after the runtime is gone: so it is shared, not owned by the runtime.
   struct Shared final : Schedule {
+//@ chapters -1
     RunQueue<TaskRef> queue;
     Parker parker;
     OwnedTasks<TaskBase> owned;
@@ -45,6 +50,14 @@ class CurrentThread {
 
     void schedule(TaskRef task) override;
     void release(TaskBase& task) override { owned.remove(task); }
+//@ else
+    RunQueue queue;  // closed at shutdown: later wakes are dropped
+    Parker parker;
+    OwnedTasks owned;
+
+    void schedule(Header* task) override;
+    bool release(Header& task) override { return owned.remove(task); }
+//@ end
   };
 
   std::shared_ptr<Shared> shared_;
@@ -53,6 +66,7 @@ class CurrentThread {
 // ANCHOR: spawn
 template <class T>
 JoinHandle<T> CurrentThread::spawn(Task<T> future) {
+//@ chapters -1
   //@ exercise 1 spawn
   auto cell = std::make_shared<Cell<T>>(shared_, std::move(future));
   if (!shared_->owned.bind(cell)) throw std::runtime_error("spawn on a runtime that has shut down");
@@ -66,6 +80,21 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   (void)future;
   throw Todo("01 spawn (rt/scheduler/current_thread.hpp)");
   //@ end
+//@ else
+  // No allocation here: the cell goes in the room in front of the frame.
+  // It starts with three references (INITIAL_STATE): the owned list's,
+  // the Notified's and the JoinHandle's.
+  Cell<T>* cell = Cell<T>::create(shared_, std::move(future));
+  if (!shared_->owned.bind(cell)) {
+    // The runtime has shut down: the task is cancelled before it ever
+    // runs, and its JoinHandle says so (as in Tokio).
+    detail::shutdown(cell);      // takes the owned list's reference
+    drop_reference(cell);        // and the Notified's, never queued
+    return JoinHandle<T>(cell);  // keeps the JoinHandle's
+  }
+  shared_->schedule(cell);  // a new task is queued exactly as a woken one is
+  return JoinHandle<T>(cell);
+//@ end
 }
 // ANCHOR_END: spawn
 

@@ -126,6 +126,7 @@ class Notify {
   }
   // ANCHOR_END: poll_notified
 
+  // ANCHOR: notify_cancel
   // A Notified is destroyed, maybe while queued, maybe woken but not yet
   // polled. A notify_one() it never used goes to the next waiter, as Tokio's
   // Notified::drop does; a notify_waiters() was for everyone, and is dropped.
@@ -143,6 +144,7 @@ class Notify {
     lock.unlock();
     waker.wake();
   }
+  // ANCHOR_END: notify_cancel
 
   std::mutex mutex_;
   detail::WaitList waiters_;

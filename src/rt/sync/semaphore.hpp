@@ -88,53 +88,66 @@ class Semaphore {
   }
 
  private:
+  // ANCHOR: poll_acquire
   Outcome poll_acquire(Acquire& acquire, Context& cx) {
     Waker replaced;  // destroyed after the unlock
     std::lock_guard lock(mutex_);
-    if (acquire.done_) return acquire.waiter_.granted ? Outcome::acquired : Outcome::closed;
-    if (acquire.waiter_.granted) {
+    Waiter& waiter = acquire.waiter_;
+    //@ exercise 3 poll_acquire
+    if (acquire.done_) return waiter.granted ? Outcome::acquired : Outcome::closed;
+    if (waiter.granted) {  // release() handed us a permit while we waited
       acquire.done_ = true;
       return Outcome::acquired;
     }
     if (closed_) {
-      waiters_.remove(acquire.waiter_);
+      waiters_.remove(waiter);
       acquire.done_ = true;
       return Outcome::closed;
     }
-    if (!acquire.waiter_.queued) {
+    if (!waiter.queued) {  // the first poll
       if (permits_ > 0) {  // nobody waits (the invariant), so nobody is passed
         --permits_;
-        acquire.waiter_.granted = 1;
+        waiter.granted = 1;
         acquire.done_ = true;
         return Outcome::acquired;
       }
-      waiters_.push_back(acquire.waiter_);
+      waiters_.push_back(waiter);
     }
     // Queued, now or before: a spurious wake-up lands here too.
-    replaced = acquire.waiter_.register_waker(cx);
+    replaced = waiter.register_waker(cx);
     return Outcome::pending;
+    //@ starter
+    // TODO: decide, under mutex_, what this acquire has come to:
+    //  - a permit was handed to it (waiter.granted != 0): set acquire.done_
+    //    and report acquired;
+    //  - the semaphore is closed: report closed (done_ too);
+    //  - first poll (not waiter.queued) and a permit is free: take it
+    //    (set waiter.granted and done_ as release() would) and report acquired;
+    //  - otherwise join the queue on the first poll (waiters_.push_back),
+    //    keep cx's waker with waiter.register_waker(cx), report pending.
+    // Hint: a poll may come without a wake-up (spurious), so a queued waiter
+    // must not queue twice. And keep the returned old waker in `replaced`:
+    // it is dropped after the unlock.
+    (void)cx;
+    (void)replaced;
+    (void)waiter;
+    throw Todo("03 poll_acquire (rt/sync/semaphore.hpp)");
+    //@ end
   }
+  // ANCHOR_END: poll_acquire
 
   // ANCHOR: release_one
   // One permit comes back: it goes to the oldest waiter if there is one,
   // else to the pool. Called with mutex_ held; the waker goes in `wake`.
+  // Never in the pool while somebody waits, not even for an instant: a task
+  // calling try_acquire() right then would barge past the queue.
   void release_one(WakeList& wake) {
-    //@ exercise 3 release
     if (Waiter* waiter = waiters_.pop_front()) {
       waiter->granted = 1;  // the permit is now the waiter's
       wake.push(std::move(waiter->waker));
       return;
     }
     ++permits_;
-    //@ starter
-    // TODO: hand the permit to the oldest waiter (waiters_.pop_front()) if
-    // there is one: set its `granted` to 1 and queue its waker in `wake`. With nobody waiting, add it to permits_.
-    // Hint: never put the permit in the pool while somebody waits, even for
-    // an instant: a task that calls try_acquire() right then would barge
-    // past the queue, and the Mutex would no longer be fair.
-    (void)wake;
-    throw Todo("03 release (rt/sync/semaphore.hpp)");
-    //@ end
   }
   // ANCHOR_END: release_one
 

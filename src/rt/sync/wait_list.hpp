@@ -16,6 +16,7 @@
 
 namespace rt::detail {
 
+// ANCHOR: waiter
 // One waiter: the waker to call, and its place in the queue. The primitive
 // that owns the list decides what else a waiter carries.
 struct Waiter {
@@ -37,6 +38,7 @@ struct Waiter {
     return std::exchange(waker, cx.waker());
   }
 };
+// ANCHOR_END: waiter
 
 // First in, first out; every operation is O(1).
 class WaitList {

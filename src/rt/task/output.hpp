@@ -22,7 +22,14 @@ class Output {
       exception_ = std::current_exception();
     }
   }
+//@ chapters 2-
+  // The task was aborted or shut down before it finished.
+  void cancel() { cancelled_ = true; }
+//@ end
   T take() {
+//@ chapters 2-
+    if (cancelled_) throw JoinError::cancelled();
+//@ end
     if (exception_) throw JoinError::failed(exception_);
     return std::move(*value_);
   }
@@ -30,6 +37,9 @@ class Output {
  private:
   std::optional<T> value_;
   std::exception_ptr exception_;
+//@ chapters 2-
+  bool cancelled_ = false;
+//@ end
 };
 
 template <>
@@ -42,12 +52,21 @@ class Output<void> {
       exception_ = std::current_exception();
     }
   }
+//@ chapters 2-
+  void cancel() { cancelled_ = true; }
+//@ end
   void take() {
+//@ chapters 2-
+    if (cancelled_) throw JoinError::cancelled();
+//@ end
     if (exception_) throw JoinError::failed(exception_);
   }
 
  private:
   std::exception_ptr exception_;
+//@ chapters 2-
+  bool cancelled_ = false;
+//@ end
 };
 
 }  // namespace rt::detail

@@ -13,6 +13,9 @@
 #include <optional>
 #include <utility>
 
+//@ chapters 2-
+#include "rt/task/frame_room.hpp"
+//@ end
 #include "rt/todo.hpp"
 
 namespace rt {
@@ -55,8 +58,14 @@ class PromiseBase {
   std::exception_ptr exception_;
 };
 
+//@ chapters 2-
+// Every frame has room in front for a task's cell (rt/task/frame_room.hpp).
+template <class T>
+class Promise : public PromiseBase, public AllocateWithRoom<T> {
+//@ else
 template <class T>
 class Promise : public PromiseBase {
+//@ end
  public:
   Task<T> get_return_object() noexcept;
   template <class U>
@@ -73,7 +82,11 @@ class Promise : public PromiseBase {
 };
 
 template <>
+//@ chapters 2-
+class Promise<void> : public PromiseBase, public AllocateWithRoom<void> {
+//@ else
 class Promise<void> : public PromiseBase {
+//@ end
  public:
   Task<void> get_return_object() noexcept;
   void return_void() noexcept {}
@@ -151,3 +164,9 @@ inline Task<void> Promise<void>::get_return_object() noexcept {
 }  // namespace detail
 
 }  // namespace rt
+//@ chapters 2-
+
+// The cell's size fixes the room in front of every frame: it must be
+// known wherever a Task coroutine is defined.
+#include "rt/task/cell.hpp"
+//@ end
