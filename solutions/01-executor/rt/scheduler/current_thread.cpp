@@ -14,17 +14,19 @@ namespace {
 // ANCHOR: block_on_signal
 class BlockOnSignal final : public Wakeable {
  public:
-  explicit BlockOnSignal(Parker& parker) : parker_(parker) {}
+  explicit BlockOnSignal(std::shared_ptr<Parker> parker) : parker_(std::move(parker)) {}
 
   void wake() override {
     woken_.store(true, std::memory_order_release);  // publish before the unpark
-    parker_.unpark();
+    parker_->unpark();
   }
   bool take() { return woken_.exchange(false, std::memory_order_acquire); }
 
  private:
   std::atomic<bool> woken_{true};  // the first poll needs no wake-up
-  Parker& parker_;
+  // Shared, not borrowed: a thread may still be inside wake() after
+  // block_on has returned and the runtime is gone.
+  std::shared_ptr<Parker> parker_;
 };
 // ANCHOR_END: block_on_signal
 
@@ -44,7 +46,8 @@ void CurrentThread::Shared::schedule(TaskRef task) {
 
 // ANCHOR: block_on
 void CurrentThread::block_on(Poller& root) {
-  auto signal = std::make_shared<BlockOnSignal>(shared_->parker);
+  // The parker lives as long as the shared state it is part of.
+  auto signal = std::make_shared<BlockOnSignal>(std::shared_ptr<Parker>(shared_, &shared_->parker));
   Waker waker(signal);
   Context cx(waker);
   for (;;) {
