@@ -5,6 +5,8 @@
         every solution scores full marks on its own chapter's tests, and the
         newest on every earlier chapter's (daily, the default); with full,
         every solution on every earlier chapter's (regressions counted);
+    check_course.py solutions GRADER BUILDDIR daily --sanitize thread
+        the same, with every further argument passed to the grader;
     check_course.py starters GRADER BUILDDIR
         every starter compiles, and every test that is new in chapter N
         fails on chapter N's starter: a test that passes on the starter it
@@ -37,7 +39,7 @@ def chapters(builddir):
     return []
 
 
-def check_solutions(grader, builddir, matrix):
+def check_solutions(grader, builddir, matrix, extra):
     runs = [("--solutions", "--count-regressions")]
     course = chapters(builddir)
     if matrix == "daily":
@@ -46,7 +48,7 @@ def check_solutions(grader, builddir, matrix):
             runs.insert(0, ("--solutions", *course[:-1], "--own-tests"))
     code, record = 0, {"tests": [], "complete": True, "score": 0, "max_score": 0}
     for arguments in runs:
-        status, part = grade(grader, builddir, *arguments)
+        status, part = grade(grader, builddir, *arguments, *extra)
         code = code or status
         record["tests"] += part["tests"]
         record["complete"] = record["complete"] and part["complete"]
@@ -66,9 +68,9 @@ def check_solutions(grader, builddir, matrix):
     return 0
 
 
-def check_starters(grader, builddir, matrix):
+def check_starters(grader, builddir, matrix, extra):
     # Only the chapters' own tests: regressions on a starter prove nothing.
-    code, record = grade(grader, builddir, "--own-tests")
+    code, record = grade(grader, builddir, "--own-tests", *extra)
     own = [t for t in record["tests"] if not t["regression"]]
     passing = [t for t in own if t["status"] == "pass"]
     broken = [t for t in record["tests"] if t["status"] == "does not compile"]
@@ -87,12 +89,13 @@ def check_starters(grader, builddir, matrix):
 
 
 def main():
-    if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("solutions", "starters"):
+    if len(sys.argv) < 4 or sys.argv[1] not in ("solutions", "starters") or \
+            (len(sys.argv) > 4 and sys.argv[4] not in ("daily", "full")):
         print(__doc__, file=sys.stderr)
         return 2
-    matrix = sys.argv[4] if len(sys.argv) == 5 else "daily"
+    matrix = sys.argv[4] if len(sys.argv) > 4 else "daily"
     check = check_solutions if sys.argv[1] == "solutions" else check_starters
-    return check(sys.argv[2], sys.argv[3], matrix)
+    return check(sys.argv[2], sys.argv[3], matrix, sys.argv[5:])
 
 
 if __name__ == "__main__":
