@@ -7,6 +7,7 @@
 #include "rt/task/join_handle.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/task/task.hpp"
+#include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 #include "rt/task/yield_now.hpp"
 #include "rt/sync/mpsc.hpp"

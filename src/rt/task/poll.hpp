@@ -13,6 +13,7 @@
 #include <coroutine>
 #include <stdexcept>
 
+#include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 
 namespace rt {

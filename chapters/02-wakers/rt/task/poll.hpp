@@ -14,6 +14,7 @@
 #include <coroutine>
 #include <stdexcept>
 
+#include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 
 namespace rt {

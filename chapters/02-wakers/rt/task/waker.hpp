@@ -95,14 +95,4 @@ class WakerRef {
   };
 };
 
-// What a poll hands to the leaf it polls. Leaves clone the waker to keep it.
-class Context {
- public:
-  explicit Context(const Waker& waker) : waker_(waker) {}
-  const Waker& waker() const { return waker_; }
-
- private:
-  const Waker& waker_;
-};
-
 }  // namespace rt

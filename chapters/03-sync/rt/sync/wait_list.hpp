@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 
 namespace rt::detail {
