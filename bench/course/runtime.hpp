@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "../workloads.hpp"
 #include "rt/rt.hpp"
