@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.dont_write_bytecode = True  # the scripts are read, not cached in the source tree
 
 
 def load(name):
