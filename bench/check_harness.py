@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Checks of scripts/bench and scripts/bench-chart that need no timing: which
+row a ratio is taken against, which refusals are legitimate, the summary
+statistics, and a chart drawn from results that the runtimes built today
+cannot produce yet (multi-thread rows, a student's row).
+
+Usage: bench/check_harness.py        (meson test runs it)
+"""
+import importlib.machinery
+import importlib.util
+import sys
+import unittest
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import SimpleNamespace
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.dont_write_bytecode = True  # the scripts are read, not cached in the source tree
+
+
+def load(name):
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(ROOT / "scripts" / name))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+bench = load("bench")
+chart = load("bench-chart")
+
+
+class PreviousChapter(unittest.TestCase):
+    def test_a_solution_is_compared_with_the_newest_earlier_solution(self):
+        ran = ["solutions-01", "solutions-02", "solutions-04", "asio"]
+        self.assertEqual(bench.previous_of("solutions-04", ran), "solutions-02")
+        self.assertIsNone(bench.previous_of("solutions-01", ran))
+
+    def test_a_student_runtime_is_compared_with_its_reference(self):
+        self.assertEqual(bench.previous_of("chapters-03", ["solutions-02", "solutions-03"]), "solutions-03")
+        self.assertEqual(bench.previous_of("chapters-03", ["solutions-02", "chapters-03"]), "solutions-02")
+
+    def test_asio_has_no_previous_chapter(self):
+        self.assertIsNone(bench.previous_of("asio", ["solutions-01", "asio"]))
+
+
+class Refusals(unittest.TestCase):
+    def test_what_a_chapter_may_refuse(self):
+        self.assertTrue(bench.refusal_expected("solutions-03", "yield_many", "multi_thread"))
+        self.assertTrue(bench.refusal_expected("solutions-02", "ping_pong", "current_thread"))
+        self.assertTrue(bench.refusal_expected("chapters-01", "ping_pong_upstream", "current_thread"))
+
+    def test_what_it_may_not(self):
+        self.assertFalse(bench.refusal_expected("solutions-04", "yield_many", "multi_thread"))
+        self.assertFalse(bench.refusal_expected("solutions-03", "ping_pong", "current_thread"))
+        self.assertFalse(bench.refusal_expected("solutions-01", "chained_spawn", "current_thread"))
+        self.assertFalse(bench.refusal_expected("asio", "ping_pong", "multi_thread"))
+
+
+class Summary(unittest.TestCase):
+    def test_medians_spreads_and_ratios(self):
+        runtimes = ["solutions-01", "solutions-02", "asio"]
+        results = {("chained_spawn", "current_thread"): {
+            "solutions-01": {"status": "ok", "rounds": [80.0, 100.0, 90.0]},
+            "solutions-02": {"status": "ok", "rounds": [45.0, 40.0, 60.0]},
+            "asio": {"status": "ok", "rounds": [200.0, 180.0, 400.0]},
+        }}
+        bench.summarise(SimpleNamespace(), runtimes, results)
+        row = results[("chained_spawn", "current_thread")]
+        self.assertEqual((row["solutions-01"]["median"], row["solutions-01"]["low"], row["solutions-01"]["high"]),
+                         (90.0, 80.0, 100.0))
+        self.assertAlmostEqual(row["solutions-02"]["ratio_to_asio"], 45.0 / 200.0)
+        self.assertAlmostEqual(row["solutions-02"]["ratio_to_previous"], 45.0 / 90.0)
+        self.assertNotIn("ratio_to_previous", row["solutions-01"])
+        self.assertNotIn("ratio_to_asio", row["asio"])
+
+    def test_a_runtime_that_cannot_run_gets_no_figures_and_is_no_ones_previous(self):
+        runtimes = ["solutions-02", "solutions-03"]
+        results = {("ping_pong", "current_thread"): {
+            "solutions-02": {"status": "cannot_run", "rounds": [], "reason": "needs chapter 03"},
+            "solutions-03": {"status": "ok", "rounds": [300.0]},
+        }}
+        bench.summarise(SimpleNamespace(), runtimes, results)
+        row = results[("ping_pong", "current_thread")]
+        self.assertNotIn("median", row["solutions-02"])
+        self.assertNotIn("ratio_to_previous", row["solutions-03"])
+
+
+def cell(workload, flavour, figures):
+    results = {}
+    for runtime, median in figures.items():
+        if median is None:
+            results[runtime] = {"status": "cannot_run", "rounds": [], "reason": "no"}
+        else:
+            results[runtime] = {"status": "ok", "unit": "task", "units": 1000, "rounds": [median],
+                                "median": median, "low": median * 0.9, "high": median * 1.2}
+    return {"workload": workload, "flavour": flavour, "workers": 2, "results": results}
+
+
+class Chart(unittest.TestCase):
+    def document(self):
+        runtimes = ["solutions-03", "solutions-04", "chapters-04", "solutions-05", "asio"]
+        return {
+            "date": "2026-01-01 00:00 UTC", "command": "scripts/bench", "runtimes": runtimes,
+            "machine": {"cpu": "test", "cores": 2, "load_average_before": [0.1]},
+            "settings": {"rounds": 3, "iterations": 5},
+            "cells": [
+                cell("spawn_many_local", "current_thread",
+                     {"solutions-03": 140, "solutions-04": 150, "chapters-04": 160, "solutions-05": 130,
+                      "asio": 190}),
+                cell("spawn_many_local", "multi_thread",
+                     {"solutions-03": None, "solutions-04": 400, "chapters-04": 420, "solutions-05": 300,
+                      "asio": 600}),
+            ],
+        }
+
+    def test_every_row_is_drawn(self):
+        svg = chart.draw(self.document())
+        root = ET.fromstring(svg)  # well-formed
+        ns = "{http://www.w3.org/2000/svg}"
+        colours = {flavour: colour for flavour, (_, colour, _) in chart.FLAVOURS.items()}
+        # A solid line through the solutions, per flavour (solutions-03 cannot
+        # run multi-thread: that line starts at 04).
+        lines = [p for p in root.iter(ns + "polyline")]
+        self.assertEqual(sorted(p.get("stroke") for p in lines), sorted(colours.values()))
+        # Asio: one dashed line per flavour.
+        dashed = [l for l in root.iter(ns + "line") if l.get("stroke-dasharray") and l.get("stroke") in colours.values()]
+        self.assertEqual(len(dashed), 2)
+        # The student's runtime is hollow: one circle and one square.
+        hollow = [e for e in list(root.iter(ns + "circle")) + list(root.iter(ns + "rect"))
+                  if e.get("fill") == "white" and e.get("stroke") in colours.values()]
+        self.assertEqual(len(hollow), 2)
+        self.assertIn("yours 04", svg)
+
+    def test_bad_input_is_refused(self):
+        with self.assertRaises(chart.ChartError):
+            chart.draw({"cells": []})
+        with self.assertRaises(chart.ChartError):
+            chart.draw({"cells": [{"workload": "x", "flavour": "sideways", "results": {}}]})
+
+    def test_log_axis(self):
+        low, high, ticks = chart.log_range([120, 3400])
+        self.assertEqual((low, high), (10, 10000))
+        self.assertEqual(ticks[:4], [10, 20, 50, 100])
+        self.assertEqual(ticks[-1], 10000)
+
+
+if __name__ == "__main__":
+    sys.exit(0 if unittest.main(argv=[sys.argv[0], "-v"], exit=False).result.wasSuccessful() else 1)

@@ -1,0 +1,36 @@
+// The benchmark program for one of the course's runtimes: built once per
+// runtime (bench-solutions-03, bench-chapters-03, ...) by bench/meson.build,
+// which defines BENCH_RUNTIME (its name) and BENCH_CHAPTER (its chapter).
+#include <memory>
+#include <string>
+
+#include "../program.hpp"
+#include "chained_spawn.hpp"
+#include "ping_pong.hpp"
+#include "ping_pong_upstream.hpp"
+#include "spawn_many.hpp"
+#include "yield_many.hpp"
+
+namespace {
+
+using namespace bench;
+using namespace bench::course;
+
+std::unique_ptr<Workload> make(const Options& o) {
+  const std::string& w = o.workload;
+  if (w == "spawn_many_local") return std::make_unique<SpawnManyLocal>(o.flavour, o.workers);
+  if (w == "spawn_many_remote_idle") return std::make_unique<SpawnManyRemote>(o.flavour, o.workers, false);
+  if (w == "spawn_many_remote_busy") return std::make_unique<SpawnManyRemote>(o.flavour, o.workers, true);
+  if (w == "yield_many") return std::make_unique<YieldMany>(o.flavour, o.workers);
+  if (w == "chained_spawn") return std::make_unique<ChainedSpawn>(o.flavour, o.workers);
+#if BENCH_CHAPTER >= 3
+  if (w == "ping_pong") return std::make_unique<PingPong>(o.flavour, o.workers);
+  if (w == "ping_pong_upstream") return std::make_unique<PingPongUpstream>(o.flavour, o.workers);
+#endif
+  throw CannotRun(w.starts_with("ping_pong") ? "it needs rt::mpsc and rt::oneshot (chapter 03)"
+                                             : "no such workload here");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return bench::program_main(argc, argv, BENCH_RUNTIME, make); }

@@ -1,0 +1,38 @@
+// The runtime a workload runs on, in the flavour asked for. Chapters 01-03
+// have one flavour (rt::Runtime runs everything on the thread that calls
+// block_on); chapter 04 adds rt::Builder and the multi-thread flavour.
+// BENCH_CHAPTER is the chapter number of the runtime this program is built
+// against (bench/meson.build passes it).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "../workloads.hpp"
+#include "rt/rt.hpp"
+
+namespace bench::course {
+
+inline std::unique_ptr<rt::Runtime> make_runtime(Flavour flavour, int workers) {
+#if BENCH_CHAPTER >= 4
+  // new T(prvalue) constructs in place: a Runtime need not be movable.
+  if (flavour == Flavour::multi_thread) {
+    return std::unique_ptr<rt::Runtime>(
+        new rt::Runtime(rt::Builder::new_multi_thread().worker_threads(workers).build()));
+  }
+  return std::unique_ptr<rt::Runtime>(new rt::Runtime(rt::Builder::new_current_thread().build()));
+#else
+  (void)workers;
+  if (flavour == Flavour::multi_thread) {
+    throw CannotRun("the multi-thread flavour needs chapter 04's rt::Builder");
+  }
+  return std::make_unique<rt::Runtime>();
+#endif
+}
+
+// Awaits every handle: how the current-thread benchmarks wait for their tasks.
+inline rt::Task<> join_all(std::vector<rt::JoinHandle<void>>& handles) {
+  for (auto& handle : handles) co_await handle;
+}
+
+}  // namespace bench::course

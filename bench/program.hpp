@@ -1,0 +1,111 @@
+// What every benchmark program does around its workloads: the command line,
+// the warm-up, the timed iterations, the counted one, and the one JSON line
+// that scripts/bench reads. A program is built once per runtime; it runs one
+// workload in one flavour per process, so that each process starts afresh.
+//
+//   bench-solutions-03 --workload ping_pong [--flavour multi_thread]
+//       [--workers 2] [--iterations 5] [--warmup 1] [--count-allocations]
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <fmt/core.h>
+#include <fmt/format.h>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "counting_allocator.hpp"
+#include "workloads.hpp"
+
+namespace bench {
+
+struct Options {
+  std::string workload;
+  Flavour flavour = Flavour::current_thread;
+  int workers = 2;
+  int iterations = 5;
+  int warmup = 1;
+  bool count_allocations = false;
+};
+
+// Makes the workload the options ask for, on a fresh runtime, or throws
+// CannotRun.
+using Factory = std::function<std::unique_ptr<Workload>(const Options&)>;
+
+struct Measurement {
+  std::vector<std::int64_t> ns;                // one total per timed iteration
+  std::optional<std::uint64_t> allocations;    // in one more iteration, if counted
+};
+
+inline Measurement measure(Workload& workload, const Options& options) {
+  using Clock = std::chrono::steady_clock;
+  Measurement result;
+  for (int i = 0; i < options.warmup; ++i) workload.iteration();
+  for (int i = 0; i < options.iterations; ++i) {
+    auto start = Clock::now();
+    workload.iteration();
+    result.ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+  }
+  if (options.count_allocations) {
+    allocations::start();
+    workload.iteration();
+    result.allocations = allocations::stop();
+  }
+  return result;
+}
+
+inline void print_json(const std::string& runtime, const Options& options, const Measurement& m) {
+  Shape shape = shape_of(options.workload, options.flavour);
+  int workers = options.flavour == Flavour::current_thread ? 1 : options.workers;
+  fmt::print(R"({{"runtime": "{}", "workload": "{}", "flavour": "{}", "workers": {}, )"
+             R"("unit": "{}", "units": {}, "ns": [{}], "allocations": {}}})"
+             "\n",
+             runtime, options.workload, name_of(options.flavour), workers, shape.unit, shape.units,
+             fmt::join(m.ns, ", "), m.allocations ? std::to_string(*m.allocations) : "null");
+}
+
+inline int program_main(int argc, char** argv, const std::string& runtime, const Factory& make) {
+  CLI::App app{"Runs one of Tokio's scheduler workloads on the runtime " + runtime +
+               " and prints one JSON line (scripts/bench runs this)."};
+  Options options;
+  app.add_option("--workload", options.workload, "the workload")
+      ->required()
+      ->check(CLI::IsMember(std::vector<std::string>(workload_names.begin(), workload_names.end())));
+  std::map<std::string, Flavour> flavours{{"current_thread", Flavour::current_thread},
+                                          {"multi_thread", Flavour::multi_thread}};
+  app.add_option("--flavour", options.flavour, "current_thread or multi_thread")
+      ->transform(CLI::CheckedTransformer(flavours, CLI::ignore_case));
+  app.add_option("--workers", options.workers, "worker threads of the multi-thread flavour")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--iterations", options.iterations, "timed iterations")->check(CLI::Range(0, 1'000'000));
+  app.add_option("--warmup", options.warmup, "untimed iterations first")->check(CLI::Range(0, 1'000'000));
+  app.add_flag("--count-allocations", options.count_allocations,
+               "count the allocations of one more iteration");
+  CLI11_PARSE(app, argc, argv);
+
+  std::unique_ptr<Workload> workload;
+  try {
+    workload = make(options);
+  } catch (const CannotRun& e) {
+    fmt::print(stderr, "{} cannot run {} ({}): {}\n", runtime, options.workload, name_of(options.flavour),
+               e.what());
+    return cannot_run_exit_code;
+  }
+  try {
+    Measurement m = measure(*workload, options);
+    workload.reset();  // the runtime shuts down cleanly before the report
+    print_json(runtime, options, m);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: {} failed: {}\n", runtime, options.workload, e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace bench
