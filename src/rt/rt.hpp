@@ -8,7 +8,7 @@
 #include "rt/task/task.hpp"
 #include "rt/task/waker.hpp"
 #include "rt/task/yield_now.hpp"
-//@ chapters 3-
+//@ chapters sync..
 #include "rt/sync/mpsc.hpp"
 #include "rt/sync/mutex.hpp"
 #include "rt/sync/notify.hpp"

@@ -11,7 +11,7 @@
 #include "rt/scheduler/park.hpp"
 #include "rt/scheduler/run_queue.hpp"
 #include "rt/task/cell.hpp"
-//@ chapters 2-
+//@ chapters wakers..
 #include "rt/task/harness.hpp"
 #include "rt/task/header.hpp"
 //@ end
@@ -42,7 +42,7 @@ class CurrentThread {
   // What tasks and wakers reach, possibly from other threads, and possibly
   // after the runtime is gone: so it is shared, not owned by the runtime.
   struct Shared final : Schedule {
-//@ chapters -1
+//@ chapters ..executor
     RunQueue<TaskRef> queue;
     Parker parker;
     OwnedTasks<TaskBase> owned;
@@ -63,11 +63,11 @@ class CurrentThread {
   std::shared_ptr<Shared> shared_;
 };
 
-// ANCHOR: spawn
+//@ listing spawn
 template <class T>
 JoinHandle<T> CurrentThread::spawn(Task<T> future) {
-//@ chapters -1
-  //@ exercise 1 spawn
+//@ chapters ..executor
+  //@ exercise executor spawn
   auto cell = std::make_shared<Cell<T>>(shared_, std::move(future));
   if (!shared_->owned.bind(cell)) throw std::runtime_error("spawn on a runtime that has shut down");
   cell->wake();  // a new task is ready to run: queue it like a woken one
@@ -78,7 +78,7 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   // JoinHandle<T> that shares it.
   // Hint: a new task is queued exactly as a woken one is.
   (void)future;
-  throw Todo("01 spawn (rt/scheduler/current_thread.hpp)");
+  throw Todo("@NN@ spawn (@FILE@)");
   //@ end
 //@ else
   // No allocation here: the cell goes in the room in front of the frame.
@@ -96,6 +96,6 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   return JoinHandle<T>(cell);
 //@ end
 }
-// ANCHOR_END: spawn
+//@ listing-end spawn
 
 }  // namespace rt::detail

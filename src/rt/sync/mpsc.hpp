@@ -1,4 +1,4 @@
-//@ file 3-
+//@ file sync..
 // mpsc: a bounded multi-producer, single-consumer channel. Mirrors
 // tokio/src/sync/mpsc/{bounded,chan}.rs.
 //
@@ -104,7 +104,7 @@ class Sender {
   }
   ~Sender() { release(); }
 
-  // ANCHOR: send
+  //@ listing send
   // `co_await tx.send(value)`: waits for a free slot, then queues the value.
   // Throws SendError<T> (with the value) if the receiver is gone.
   class [[nodiscard]] Send : public Leaf<Send> {
@@ -113,7 +113,7 @@ class Sender {
         : chan_(std::move(chan)), value_(std::move(value)), acquire_(chan_->semaphore.acquire()) {}
 
     bool poll(Context& cx) override {
-      //@ exercise 3 send_poll
+      //@ exercise sync send_poll
       switch (acquire_.poll(cx)) {
         case rt::detail::Semaphore::Outcome::pending:
           return false;  // full: release() wakes us with a slot that is ours
@@ -134,7 +134,7 @@ class Sender {
       // polls and gives up its slot if this future is destroyed, so this
       // poll needs no state of its own beyond sent_.
       (void)cx;
-      throw Todo("03 send_poll (rt/sync/mpsc.hpp)");
+      throw Todo("@NN@ send_poll (@FILE@)");
       //@ end
     }
     void await_resume() {
@@ -147,7 +147,7 @@ class Sender {
     rt::detail::Semaphore::Acquire acquire_;
     bool sent_ = false;
   };
-  // ANCHOR_END: send
+  //@ listing-end send
 
   Send send(T value) { return Send(chan_, std::move(value)); }
 
@@ -194,7 +194,7 @@ class Receiver {
   }
   ~Receiver() { close_and_drain(); }
 
-  // ANCHOR: recv
+  //@ listing recv
   // `co_await rx.recv()`: the next value, or std::nullopt once every sender
   // is gone and the queue is empty.
   class [[nodiscard]] Recv : public Leaf<Recv> {
@@ -203,7 +203,7 @@ class Receiver {
 
     bool poll(Context& cx) override {
       Waker replaced;  // destroyed after the unlock
-      //@ exercise 3 recv_poll
+      //@ exercise sync recv_poll
       std::unique_lock lock(chan_.mutex);
       if (!chan_.queue.empty()) {
         value_.emplace(std::move(chan_.queue.front()));
@@ -228,7 +228,7 @@ class Receiver {
       // is what makes a lost wake-up impossible.
       (void)cx;
       (void)replaced;
-      throw Todo("03 recv_poll (rt/sync/mpsc.hpp)");
+      throw Todo("@NN@ recv_poll (@FILE@)");
       //@ end
     }
     std::optional<T> await_resume() { return std::move(value_); }
@@ -237,7 +237,7 @@ class Receiver {
     detail::Chan<T>& chan_;
     std::optional<T> value_;
   };
-  // ANCHOR_END: recv
+  //@ listing-end recv
 
   // The receiver must outlive the Recv: `co_await rx.recv()` does.
   Recv recv() { return Recv(*chan_); }

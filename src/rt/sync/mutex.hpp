@@ -1,4 +1,4 @@
-//@ file 3-
+//@ file sync..
 // Mutex<T>: an asynchronous mutex around a value. Mirrors
 // tokio/src/sync/mutex.rs.
 //
@@ -70,7 +70,7 @@ class Mutex {
   Mutex(const Mutex&) = delete;
   Mutex& operator=(const Mutex&) = delete;
 
-  // ANCHOR: lock
+  //@ listing lock
   // `co_await mutex.lock()`: the leaf that waits for the one permit.
   class [[nodiscard]] Lock : public Leaf<Lock> {
    public:
@@ -86,7 +86,7 @@ class Mutex {
     Mutex& mutex_;
     detail::Semaphore::Acquire acquire_;  // its destructor passes on an unused lock
   };
-  // ANCHOR_END: lock
+  //@ listing-end lock
 
   Lock lock() { return Lock(*this); }
 

@@ -1,4 +1,4 @@
-//@ file 3-
+//@ file sync..
 // Notify: wakes one waiting task, or all of them, with no data attached.
 // Mirrors tokio/src/sync/notify.rs.
 //
@@ -61,90 +61,19 @@ class Notify {
 
   Notified notified() { return Notified(*this); }
 
-  // ANCHOR: notify_one
-  void notify_one() {
-    Waker waker;  // destroyed after the unlock
-    std::unique_lock lock(mutex_);
-    //@ exercise 3 notify_one
-    if (detail::Waiter* waiter = waiters_.pop_front()) {
-      waiter->granted = by_notify_one;
-      waker = std::move(waiter->waker);
-    } else {
-      permit_ = true;  // one permit at most: a second call changes nothing
-    }
-    lock.unlock();
-    waker.wake();
-    //@ starter
-    // TODO: wake the oldest waiter (waiters_.pop_front()), after setting its
-    // `granted` to by_notify_one; with nobody waiting, store the permit.
-    // Call the waker only after lock.unlock().
-    // Hint: the waiter's poll looks at `granted`, under the same mutex, to
-    // tell a real notification from a spurious wake-up.
-    (void)waker;
-    throw Todo("03 notify_one (rt/sync/notify.hpp)");
-    //@ end
-  }
-  // ANCHOR_END: notify_one
+  void notify_one();
 
-  void notify_waiters() {
-    detail::WakeList wake;
-    std::lock_guard lock(mutex_);
-    ++waiters_calls_;  // also wakes the Notified futures not yet polled
-    while (detail::Waiter* waiter = waiters_.pop_front()) {
-      waiter->granted = by_notify_waiters;
-      wake.push(std::move(waiter->waker));
-    }
-  }
+  void notify_waiters();
 
  private:
-  std::uint64_t waiters_calls() {
-    std::lock_guard lock(mutex_);
-    return waiters_calls_;
-  }
+  std::uint64_t waiters_calls();
 
-  // ANCHOR: poll_notified
-  bool poll_notified(Notified& notified, Context& cx) {
-    Waker replaced;  // destroyed after the unlock
-    std::lock_guard lock(mutex_);
-    if (notified.done_) return true;
-    detail::Waiter& waiter = notified.waiter_;
-    if (waiter.granted != 0 || waiters_calls_ != notified.calls_) {
-      waiters_.remove(waiter);  // notify_waiters() to a future never polled
-      notified.done_ = true;
-      return true;
-    }
-    if (!waiter.queued) {  // the first poll
-      if (permit_) {
-        permit_ = false;
-        notified.done_ = true;
-        return true;
-      }
-      waiters_.push_back(waiter);
-    }
-    replaced = waiter.register_waker(cx);  // a spurious wake-up lands here
-    return false;
-  }
-  // ANCHOR_END: poll_notified
+  bool poll_notified(Notified& notified, Context& cx);
 
-  // ANCHOR: notify_cancel
   // A Notified is destroyed, maybe while queued, maybe woken but not yet
   // polled. A notify_one() it never used goes to the next waiter, as Tokio's
   // Notified::drop does; a notify_waiters() was for everyone, and is dropped.
-  void cancel(Notified& notified) {
-    Waker waker;
-    std::unique_lock lock(mutex_);
-    waiters_.remove(notified.waiter_);
-    if (notified.waiter_.granted != by_notify_one || notified.done_) return;
-    if (detail::Waiter* next = waiters_.pop_front()) {
-      next->granted = by_notify_one;
-      waker = std::move(next->waker);
-    } else {
-      permit_ = true;
-    }
-    lock.unlock();
-    waker.wake();
-  }
-  // ANCHOR_END: notify_cancel
+  void cancel(Notified& notified);
 
   std::mutex mutex_;
   detail::WaitList waiters_;

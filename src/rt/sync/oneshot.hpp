@@ -1,4 +1,4 @@
-//@ file 3-
+//@ file sync..
 // oneshot: a channel for exactly one value. Mirrors tokio/src/sync/oneshot.rs.
 //
 //   auto [tx, rx] = rt::oneshot::channel<int>();
@@ -112,11 +112,11 @@ class Receiver : public Leaf<Receiver<T>> {
   }
   ~Receiver() override { close(); }
 
-  // ANCHOR: recv_poll
+  //@ listing recv_poll
   // Ready once a value is there, or once the sender is gone without one.
   bool poll(Context& cx) override {
     Waker replaced;  // destroyed after the unlock
-    //@ exercise 3 oneshot_recv
+    //@ exercise sync oneshot_recv
     std::lock_guard lock(shared_->mutex);
     if (shared_->value || shared_->sender_gone) return true;
     if (!shared_->rx_waker.will_wake(cx.waker())) replaced = std::exchange(shared_->rx_waker, cx.waker());
@@ -130,10 +130,10 @@ class Receiver : public Leaf<Receiver<T>> {
     // while you look cannot slip between your check and your waker.
     (void)cx;
     (void)replaced;
-    throw Todo("03 oneshot_recv (rt/sync/oneshot.hpp)");
+    throw Todo("@NN@ oneshot_recv (@FILE@)");
     //@ end
   }
-  // ANCHOR_END: recv_poll
+  //@ listing-end recv_poll
   T await_resume() {
     std::lock_guard lock(shared_->mutex);
     if (!shared_->value) throw RecvError();

@@ -1,4 +1,4 @@
-//@ file 3-
+//@ file sync..
 // WaitList: the queue of waiters every primitive of this chapter keeps.
 // Mirrors tokio/src/util/linked_list.rs, the intrusive list that Tokio's
 // Notify and batch semaphore thread through their waiters.
@@ -16,7 +16,7 @@
 
 namespace rt::detail {
 
-// ANCHOR: waiter
+//@ listing waiter
 // One waiter: the waker to call, and its place in the queue. The primitive
 // that owns the list decides what else a waiter carries.
 struct Waiter {
@@ -38,7 +38,7 @@ struct Waiter {
     return std::exchange(waker, cx.waker());
   }
 };
-// ANCHOR_END: waiter
+//@ listing-end waiter
 
 // First in, first out; every operation is O(1).
 class WaitList {

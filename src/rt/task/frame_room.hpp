@@ -1,4 +1,4 @@
-//@ file 2-
+//@ file wakers..
 // FrameRoom: room for a task's cell in front of every Task<T> coroutine
 // frame, so that a spawned task is one allocation.
 //
@@ -37,7 +37,7 @@ constexpr std::size_t align_up(std::size_t bytes) {
   return (bytes + kFrameAlign - 1) / kFrameAlign * kFrameAlign;
 }
 
-// ANCHOR: frame_room
+//@ listing frame_room
 template <class T>
 struct FrameRoom {
   // Bytes in front of the frame; a multiple of the alignment the compiler
@@ -89,6 +89,6 @@ struct AllocateWithRoom {
   static void* operator new(std::size_t frame_size) { return FrameRoom<T>::allocate(frame_size); }
   static void operator delete(void* frame) noexcept { FrameRoom<T>::release(frame); }
 };
-// ANCHOR_END: frame_room
+//@ listing-end frame_room
 
 }  // namespace rt::detail

@@ -1,4 +1,4 @@
-//@ file 2-
+//@ file wakers..
 // Header: the part of a task that is the same whatever its coroutine
 // returns. Mirrors the Header of Tokio's task cell (runtime/task/core.rs).
 //
@@ -40,7 +40,7 @@ struct TaskVTable {
   void (*dealloc)(Header* task);       // the last reference is gone: free it all
 };
 
-// ANCHOR: header
+//@ listing header
 struct Header {
   Header(const TaskVTable* vtable, std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
       : vtable(vtable), scheduler(std::move(scheduler)), poller(root) {}
@@ -63,7 +63,7 @@ struct Header {
   // the JOIN_WAKER bit of `state` says whose it is (see harness.hpp).
   Waker join_waker;
 };
-// ANCHOR_END: header
+//@ listing-end header
 
 // Gives up one reference to `task`; the last one frees it.
 inline void drop_reference(Header* task) {

@@ -17,7 +17,7 @@ class JoinError : public std::runtime_error {
   static JoinError failed(std::exception_ptr exception) {
     return JoinError("task failed: " + describe(exception), exception);
   }
-  //@ chapters 2-
+  //@ chapters wakers..
   // The task was aborted, or dropped when its runtime shut down.
   static JoinError cancelled() { return JoinError("task was cancelled", nullptr); }
 

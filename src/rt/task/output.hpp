@@ -22,12 +22,12 @@ class Output {
       exception_ = std::current_exception();
     }
   }
-//@ chapters 2-
+//@ chapters wakers..
   // The task was aborted or shut down before it finished.
   void cancel() { cancelled_ = true; }
 //@ end
   T take() {
-//@ chapters 2-
+//@ chapters wakers..
     if (cancelled_) throw JoinError::cancelled();
 //@ end
     if (exception_) throw JoinError::failed(exception_);
@@ -37,7 +37,7 @@ class Output {
  private:
   std::optional<T> value_;
   std::exception_ptr exception_;
-//@ chapters 2-
+//@ chapters wakers..
   bool cancelled_ = false;
 //@ end
 };
@@ -52,11 +52,11 @@ class Output<void> {
       exception_ = std::current_exception();
     }
   }
-//@ chapters 2-
+//@ chapters wakers..
   void cancel() { cancelled_ = true; }
 //@ end
   void take() {
-//@ chapters 2-
+//@ chapters wakers..
     if (cancelled_) throw JoinError::cancelled();
 //@ end
     if (exception_) throw JoinError::failed(exception_);
@@ -64,7 +64,7 @@ class Output<void> {
 
  private:
   std::exception_ptr exception_;
-//@ chapters 2-
+//@ chapters wakers..
   bool cancelled_ = false;
 //@ end
 };

@@ -13,7 +13,7 @@
 #include <optional>
 #include <utility>
 
-//@ chapters 2-
+//@ chapters wakers..
 #include "rt/task/frame_room.hpp"
 //@ end
 #include "rt/todo.hpp"
@@ -28,7 +28,7 @@ namespace detail {
 // What every Task's promise has, whatever it returns.
 class PromiseBase {
  public:
-  // ANCHOR: promise
+  //@ listing promise
   std::suspend_always initial_suspend() noexcept { return {}; }  // lazy
 
   // When a Task finishes, control goes back to whoever awaited it, or, for
@@ -43,7 +43,7 @@ class PromiseBase {
     void await_resume() noexcept {}
   };
   FinalAwaiter final_suspend() noexcept { return {}; }
-  // ANCHOR_END: promise
+  //@ listing-end promise
 
   void unhandled_exception() noexcept { exception_ = std::current_exception(); }
   void set_continuation(std::coroutine_handle<> next) { continuation_ = next; }
@@ -58,7 +58,7 @@ class PromiseBase {
   std::exception_ptr exception_;
 };
 
-//@ chapters 2-
+//@ chapters wakers..
 // Every frame has room in front for a task's cell (rt/task/frame_room.hpp).
 template <class T>
 class Promise : public PromiseBase, public AllocateWithRoom<T> {
@@ -82,7 +82,7 @@ class Promise : public PromiseBase {
 };
 
 template <>
-//@ chapters 2-
+//@ chapters wakers..
 class Promise<void> : public PromiseBase, public AllocateWithRoom<void> {
 //@ else
 class Promise<void> : public PromiseBase {
@@ -118,14 +118,14 @@ class [[nodiscard]] Task {
   bool done() const { return handle_.done(); }
   T take_result() { return handle_.promise().take_result(); }
 
-  // ANCHOR: nested_await
+  //@ listing nested_await
   // `co_await task` from inside another coroutine.
   struct Awaiter {
     Handle child;
 
     bool await_ready() const noexcept { return false; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<> parent) {
-      //@ exercise 1 nested_await
+      //@ exercise executor nested_await
       child.promise().set_continuation(parent);
       return child;  // symmetric transfer: resume the child right now
       //@ starter
@@ -134,13 +134,13 @@ class [[nodiscard]] Task {
       // Hint: returning a handle from await_suspend resumes it at once, with
       // no new stack frame and no new task: that is symmetric transfer.
       (void)parent;
-      throw Todo("01 nested_await (rt/task/task.hpp)");
+      throw Todo("@NN@ nested_await (@FILE@)");
       //@ end
     }
     T await_resume() { return child.promise().take_result(); }
   };
   Awaiter operator co_await() && { return Awaiter{handle_}; }
-  // ANCHOR_END: nested_await
+  //@ listing-end nested_await
 
  private:
   void destroy() {
@@ -164,7 +164,7 @@ inline Task<void> Promise<void>::get_return_object() noexcept {
 }  // namespace detail
 
 }  // namespace rt
-//@ chapters 2-
+//@ chapters wakers..
 
 // The cell's size fixes the room in front of every frame: it must be
 // known wherever a Task coroutine is defined.

@@ -10,30 +10,14 @@
 
 namespace rt {
 
-// ANCHOR: yield_now
 class YieldNow : public Leaf<YieldNow> {
  public:
-  bool poll(Context& cx) override {
-    //@ exercise 1 yield_now
-    if (yielded_) return true;
-    yielded_ = true;
-    cx.waker().wake_by_ref();  // queue this task again, behind the others
-    return false;
-    //@ starter
-    // TODO: the first poll must re-queue this task and report "not ready";
-    // the next poll reports "ready".
-    // Hint: the waker in `cx` re-queues the task that is being polled.
-    (void)cx;
-    (void)yielded_;
-    throw Todo("01 yield_now (rt/task/yield_now.hpp)");
-    //@ end
-  }
+  bool poll(Context& cx) override;
   void await_resume() const noexcept {}
 
  private:
   bool yielded_ = false;
 };
-// ANCHOR_END: yield_now
 
 inline YieldNow yield_now() { return {}; }
 

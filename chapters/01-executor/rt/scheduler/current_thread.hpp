@@ -51,7 +51,6 @@ class CurrentThread {
   std::shared_ptr<Shared> shared_;
 };
 
-// ANCHOR: spawn
 template <class T>
 JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   // TODO: make a Cell<T> for `future` (std::make_shared, with shared_ as its
@@ -61,6 +60,5 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   (void)future;
   throw Todo("01 spawn (rt/scheduler/current_thread.hpp)");
 }
-// ANCHOR_END: spawn
 
 }  // namespace rt::detail

@@ -40,30 +40,10 @@ class TaskBase : public Wakeable, public std::enable_shared_from_this<TaskBase> 
   TaskBase(std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
       : scheduler_(std::move(scheduler)), poller_(root) {}
 
-  // ANCHOR: wake
-  void wake() override {
-    // TODO: hand this task to its scheduler, to be polled again, unless it
-    // is queued already (then do nothing: it will be polled anyway).
-    // Hint: scheduled_.exchange(true) tells you whether it was queued, and
-    // shared_from_this() is the reference the run queue keeps.
-    throw Todo("01 waker (rt/task/cell.hpp)");
-  }
-  // ANCHOR_END: wake
+  void wake() override;
 
-  // ANCHOR: run
   // Polls the task once; the scheduler calls this for each task it pops.
-  void run() {
-    if (finished_) return;  // woken during its last poll, then it finished
-    // Cleared before the poll, so that a wake during the poll queues it again.
-    scheduled_.store(false, std::memory_order_release);
-    Waker waker(shared_from_this());
-    Context cx(waker);
-    if (!poller_.poll(cx)) return;
-    finished_ = true;
-    complete();
-    scheduler_->release(*this);
-  }
-  // ANCHOR_END: run
+  void run();
 
   // Destroys the coroutine without finishing it, at shutdown.
   virtual void shutdown() = 0;

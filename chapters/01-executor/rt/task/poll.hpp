@@ -58,25 +58,8 @@ inline CurrentPoll& this_poll() {
   return current_poll;
 }
 
-// ANCHOR: poller_poll
-inline bool Poller::poll(Context& cx) {
-  struct Scope {  // what a leaf's co_await reaches for, restored even on a throw
-    CurrentPoll saved = current_poll;
-    ~Scope() { current_poll = saved; }
-  } scope;
-  current_poll = {this, &cx};
-  bool ready = leaf_ == nullptr || leaf_->poll(cx);
-  if (ready) {
-    leaf_ = nullptr;
-    resume_at_.resume();  // runs until a leaf suspends the chain or the root ends
-  }
-  return root_.done();
-}
-// ANCHOR_END: poller_poll
-
 }  // namespace detail
 
-// ANCHOR: leaf
 // Base of every leaf awaitable: `co_await leaf` polls it once right away and,
 // if it is not ready, suspends the whole chain on it. Derived classes
 // implement `bool poll(Context&)` and `await_resume()`.
@@ -86,6 +69,5 @@ class Leaf : public detail::LeafBase {
   bool await_ready() { return static_cast<Derived&>(*this).poll(*detail::this_poll().cx); }
   void await_suspend(std::coroutine_handle<> at) { detail::this_poll().poller->suspend_on(*this, at); }
 };
-// ANCHOR_END: leaf
 
 }  // namespace rt

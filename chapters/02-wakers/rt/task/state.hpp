@@ -24,7 +24,6 @@
 
 namespace rt::detail {
 
-// ANCHOR: bits
 inline constexpr std::size_t RUNNING = 1 << 0;
 inline constexpr std::size_t COMPLETE = 1 << 1;
 inline constexpr std::size_t NOTIFIED = 1 << 2;
@@ -38,7 +37,6 @@ inline constexpr std::size_t REF_ONE = std::size_t{1} << REF_COUNT_SHIFT;
 // A new task has three references: the runtime's list of owned tasks, the
 // Notified in the run queue, and the JoinHandle.
 inline constexpr std::size_t INITIAL_STATE = 3 * REF_ONE | JOIN_INTEREST | NOTIFIED;
-// ANCHOR_END: bits
 
 // A copy of the word, to look at and to change before a CAS publishes it.
 struct Snapshot {
@@ -80,165 +78,52 @@ class State {
   // next one.
   Snapshot load() const { return {bits_.load(std::memory_order_acquire)}; }
 
-  // ANCHOR: transition_to_running
   // A worker popped a Notified and wants to poll the task.
-  TransitionToRunning transition_to_running() {
-    // TODO: move an idle task to RUNNING, in one CAS loop:
-    //  - not idle (RUNNING or COMPLETE set): the Notified is stale; drop
-    //    its reference and return Failed, or Dealloc if it was the last;
-    //  - idle: set RUNNING, clear NOTIFIED, and return Cancelled if the
-    //    CANCELLED bit is set, else Success.
-    // Hint: load() once, then build `next` from a copy of the snapshot and
-    // publish it with cas(current, next); cas refreshes `current` when it
-    // fails, so loop until it succeeds.
-    throw Todo("02 state transition_to_running (rt/task/state.hpp)");
-  }
-  // ANCHOR_END: transition_to_running
+  TransitionToRunning transition_to_running();
 
-  // ANCHOR: transition_to_idle
   // The poll ended with the task pending.
-  TransitionToIdle transition_to_idle() {
-    // TODO: end a poll that left the task pending, in one CAS loop:
-    //  - CANCELLED set: change nothing, return Cancelled (the caller
-    //    cancels the task; it stays RUNNING meanwhile);
-    //  - else clear RUNNING, and if NOTIFIED is set (woken during the poll)
-    //    add a reference for the new Notified and return OkNotified;
-    //  - else drop the poll's reference: Ok, or OkDealloc if it was the last.
-    // Hint: the shape of transition_to_running; a branch that changes
-    // nothing can return without a CAS.
-    throw Todo("02 state transition_to_idle (rt/task/state.hpp)");
-  }
-  // ANCHOR_END: transition_to_idle
+  TransitionToIdle transition_to_idle();
 
   // The coroutine finished (or was cancelled): RUNNING -> COMPLETE in one
   // step. Returns the snapshot from before.
-  Snapshot transition_to_complete() {
-    // acq_rel: publish the output to the joiner; see its join waker.
-    Snapshot previous{bits_.fetch_xor(RUNNING | COMPLETE, std::memory_order_acq_rel)};
-    assert(previous.is_running() && !previous.is_complete());
-    return previous;
-  }
+  Snapshot transition_to_complete();
 
   // Drops `count` references at once after completion; true when they were
   // the last, and the task must be freed.
-  bool transition_to_terminal(std::size_t count) {
-    // acq_rel: whoever frees the task must see every other owner's writes.
-    Snapshot previous{bits_.fetch_sub(count * REF_ONE, std::memory_order_acq_rel)};
-    assert(previous.ref_count() >= count);
-    return previous.ref_count() == count;
-  }
+  bool transition_to_terminal(std::size_t count);
 
-  // ANCHOR: transition_to_notified_by_val
   // wake(): the waker's reference comes with the call.
-  TransitionToNotifiedByVal transition_to_notified_by_val() {
-    // TODO: wake by value, in one CAS loop. The waker's reference comes
-    // with the call:
-    //  - RUNNING: set NOTIFIED and drop the waker's reference (DoNothing:
-    //    the poller queues the task when its poll ends);
-    //  - COMPLETE or already NOTIFIED: only drop the waker's reference
-    //    (DoNothing, or Dealloc if it was the last);
-    //  - idle: set NOTIFIED and add a reference for the new Notified
-    //    (Submit; the caller drops the waker's reference after queueing).
-    // Hint: a reference is REF_ONE in the word: Snapshot::ref_inc/ref_dec.
-    throw Todo("02 state transition_to_notified_by_val (rt/task/state.hpp)");
-  }
-  // ANCHOR_END: transition_to_notified_by_val
+  TransitionToNotifiedByVal transition_to_notified_by_val();
 
-  // ANCHOR: transition_to_notified_by_ref
   // wake_by_ref(): the waker keeps its reference.
-  TransitionToNotifiedByRef transition_to_notified_by_ref() {
-    // TODO: wake by reference, in one CAS loop. The waker keeps its
-    // reference, so the count changes only when a Notified is created:
-    //  - COMPLETE or already NOTIFIED: DoNothing (no CAS needed);
-    //  - RUNNING: set NOTIFIED, DoNothing (the poller re-queues it);
-    //  - idle: set NOTIFIED, add a reference, Submit.
-    // Hint: exactly one of many racing wakers can see "idle and not
-    // notified" and win the CAS: that is why a task is queued only once.
-    throw Todo("02 state transition_to_notified_by_ref (rt/task/state.hpp)");
-  }
-  // ANCHOR_END: transition_to_notified_by_ref
+  TransitionToNotifiedByRef transition_to_notified_by_ref();
 
   // abort() or the runtime's shutdown: mark CANCELLED, and if the task is
   // idle also claim it (set RUNNING) so that the caller may destroy its
   // coroutine. False when it is running (its poller will see CANCELLED)
   // or complete (nothing to cancel).
-  bool transition_to_shutdown() {
-    Snapshot current = load();
-    for (;;) {
-      if (current.is_complete()) return false;
-      Snapshot next = current;
-      if (current.is_idle()) next.set(RUNNING);
-      next.set(CANCELLED);
-      if (cas(current, next)) return current.is_idle();
-    }
-  }
+  bool transition_to_shutdown();
 
   // The JoinHandle asks the runtime to wake it: succeeds unless complete.
   // On failure `current` holds the snapshot that made it fail.
-  bool set_join_waker(Snapshot& current) {
-    current = load();
-    for (;;) {
-      assert(current.is_join_interested() && !current.is_join_waker_set());
-      if (current.is_complete()) return false;
-      Snapshot next = current;
-      next.set(JOIN_WAKER);
-      // acq_rel: publish the waker just written to the runtime.
-      if (cas(current, next)) return true;
-    }
-  }
+  bool set_join_waker(Snapshot& current);
 
   // The JoinHandle takes the join waker field back, to replace it: fails
   // once the task is complete (the runtime may be reading it).
-  bool unset_join_waker() {
-    Snapshot current = load();
-    for (;;) {
-      assert(current.is_join_interested() && current.is_join_waker_set());
-      if (current.is_complete()) return false;
-      Snapshot next = current;
-      next.unset(JOIN_WAKER);
-      if (cas(current, next)) return true;
-    }
-  }
+  bool unset_join_waker();
 
   // The runtime has woken the joiner after completion and gives the field
   // back. Returns the snapshot after the change.
-  Snapshot unset_waker_after_complete() {
-    // acq_rel: the JoinHandle may now drop the waker; see its JOIN_INTEREST.
-    Snapshot previous{bits_.fetch_and(~JOIN_WAKER, std::memory_order_acq_rel)};
-    assert(previous.is_complete() && previous.is_join_waker_set());
-    return {previous.bits & ~JOIN_WAKER};
-  }
+  Snapshot unset_waker_after_complete();
 
   // The common case of dropping a JoinHandle, in one CAS: a task that was
   // never polled and has no join waker.
-  bool drop_join_handle_fast() {
-    std::size_t expected = INITIAL_STATE;
-    // release: nothing the JoinHandle did may move past giving it up.
-    return bits_.compare_exchange_strong(expected, (INITIAL_STATE - REF_ONE) & ~JOIN_INTEREST,
-                                         std::memory_order_release, std::memory_order_relaxed);
-  }
+  bool drop_join_handle_fast();
 
   // The JoinHandle goes away: it stops being interested in the output.
   // Says whether it must drop the join waker and the output itself.
-  TransitionToJoinHandleDrop transition_to_join_handle_dropped() {
-    Snapshot current = load();
-    for (;;) {
-      assert(current.is_join_interested());
-      Snapshot next = current;
-      next.unset(JOIN_INTEREST);
-      TransitionToJoinHandleDrop action{false, false};
-      // Not complete: take the join waker field back. Complete: the output
-      // is ours to drop.
-      if (!next.is_complete()) next.unset(JOIN_WAKER);
-      else action.drop_output = true;
-      // JOIN_WAKER clear: the field is ours (if it is still set, the
-      // runtime is waking it and will drop it).
-      action.drop_waker = !next.is_join_waker_set();
-      if (cas(current, next)) return action;
-    }
-  }
+  TransitionToJoinHandleDrop transition_to_join_handle_dropped();
 
-  // ANCHOR: ref_count
   // A new reference (a cloned waker). relaxed: a reference can only be
   // made from another live one, which keeps the task alive meanwhile.
   void ref_inc() { bits_.fetch_add(REF_ONE, std::memory_order_relaxed); }
@@ -251,7 +136,6 @@ class State {
     assert(previous.ref_count() >= 1);
     return previous.ref_count() == 1;
   }
-  // ANCHOR_END: ref_count
 
  private:
   // One step of a CAS loop: publishes `next` if the word still holds

@@ -15,7 +15,6 @@
 
 namespace rt::detail {
 
-// ANCHOR: task_waker
 struct TaskWaker {
   static RawWaker clone(const void* data);
   static void wake(const void* data);
@@ -32,38 +31,8 @@ struct TaskWaker {
 // WakerRef, which borrows the poll's reference.
 inline RawWaker raw_task_waker(Header* task) { return {task, &TaskWaker::vtable}; }
 
-inline RawWaker TaskWaker::clone(const void* data) {
-  // TODO: a clone is one more reference to the task: add it to the state
-  // word, and return a RawWaker with the same data and table.
-  // Hint: State::ref_inc.
-  (void)data;
-  throw Todo("02 waker clone (rt/task/task_waker.hpp)");
-}
-
-inline void TaskWaker::wake(const void* data) {
-  // TODO: wake by value: this call owns the waker's reference. Ask the
-  // state word (transition_to_notified_by_val) and do what it says:
-  //  - Submit: queue the task (task->scheduler->schedule(task) takes the
-  //    new Notified's reference), then drop the waker's reference;
-  //  - Dealloc: the waker's reference was the last: free the task
-  //    (task->vtable->dealloc);
-  //  - DoNothing: nothing.
-  // Hint: why drop the waker's reference only after schedule()?
-  (void)data;
-  throw Todo("02 waker wake (rt/task/task_waker.hpp)");
-}
-
-inline void TaskWaker::wake_by_ref(const void* data) {
-  // TODO: wake by reference: the waker keeps its reference. Ask the state
-  // word (transition_to_notified_by_ref) and, on Submit, queue the task:
-  // task->scheduler->schedule(task) takes the new Notified's reference.
-  (void)data;
-  throw Todo("02 waker wake_by_ref (rt/task/task_waker.hpp)");
-}
-
 // Given, not an exercise: it runs in ~Waker, where an exception would end
 // the program.
 inline void TaskWaker::drop(const void* data) { drop_reference(task_of(data)); }
-// ANCHOR_END: task_waker
 
 }  // namespace rt::detail

@@ -52,7 +52,6 @@ class CurrentThread {
   std::shared_ptr<Shared> shared_;
 };
 
-// ANCHOR: spawn
 template <class T>
 JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   // No allocation here: the cell goes in the room in front of the frame.
@@ -69,6 +68,5 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   shared_->schedule(cell);  // a new task is queued exactly as a woken one is
   return JoinHandle<T>(cell);
 }
-// ANCHOR_END: spawn
 
 }  // namespace rt::detail

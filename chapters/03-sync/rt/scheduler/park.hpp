@@ -12,28 +12,16 @@
 
 namespace rt::detail {
 
-// ANCHOR: parker
 class Parker {
  public:
-  void park() {
-    std::unique_lock lock(mutex_);
-    wakeup_.wait(lock, [this] { return token_; });
-    token_ = false;
-  }
+  void park();
 
-  void unpark() {
-    {
-      std::lock_guard lock(mutex_);
-      token_ = true;
-    }
-    wakeup_.notify_one();
-  }
+  void unpark();
 
  private:
   std::mutex mutex_;
   std::condition_variable wakeup_;
   bool token_ = false;
 };
-// ANCHOR_END: parker
 
 }  // namespace rt::detail

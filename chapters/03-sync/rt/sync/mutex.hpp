@@ -70,7 +70,6 @@ class Mutex {
   Mutex(const Mutex&) = delete;
   Mutex& operator=(const Mutex&) = delete;
 
-  // ANCHOR: lock
   // `co_await mutex.lock()`: the leaf that waits for the one permit.
   class [[nodiscard]] Lock : public Leaf<Lock> {
    public:
@@ -86,7 +85,6 @@ class Mutex {
     Mutex& mutex_;
     detail::Semaphore::Acquire acquire_;  // its destructor passes on an unused lock
   };
-  // ANCHOR_END: lock
 
   Lock lock() { return Lock(*this); }
 

@@ -15,128 +15,29 @@
 
 namespace rt::detail {
 
-// ANCHOR: complete
 // The coroutine has finished or been cancelled, and its output is stored:
 // tell the JoinHandle, and give up the references the run held.
-inline void complete(Header* task) {
-  Snapshot snapshot = task->state.transition_to_complete();
-  if (!snapshot.is_join_interested()) {
-    // Nobody will ever join: the output is ours to destroy.
-    task->vtable->drop_output(task);
-  } else if (snapshot.is_join_waker_set()) {
-    // JOIN_WAKER set and COMPLETE now set: the field is ours to read.
-    task->join_waker.wake_by_ref();
-    // Give the field back; if the JoinHandle is gone meanwhile, the waker
-    // is ours to drop.
-    if (!task->state.unset_waker_after_complete().is_join_interested()) task->join_waker = Waker();
-  }
-  // The run's own reference, plus the owned list's if this unlinked it.
-  std::size_t count = task->scheduler->release(*task) ? 2 : 1;
-  if (task->state.transition_to_terminal(count)) task->vtable->dealloc(task);
-}
-// ANCHOR_END: complete
+void complete(Header* task);
 
 inline void cancel_task(Header* task) { task->vtable->cancel(task); }
 
-// ANCHOR: poll
 // Polls the task once, for the Notified just taken from the run queue
 // (this call owns that reference).
-inline void poll(Header* task) {
-  switch (task->state.transition_to_running()) {
-    case TransitionToRunning::Success:
-      break;
-    case TransitionToRunning::Cancelled:
-      cancel_task(task);
-      complete(task);
-      return;
-    case TransitionToRunning::Failed:  // running or complete: a stale Notified
-      return;
-    case TransitionToRunning::Dealloc:
-      task->vtable->dealloc(task);
-      return;
-  }
-  // The poll lends the task's leaves a waker that borrows this call's
-  // reference: no reference-count traffic unless a leaf clones it.
-  WakerRef waker(raw_task_waker(task));
-  Context cx(waker.get());
-  if (task->poller.poll(cx)) {
-    task->vtable->store_output(task);
-    complete(task);
-    return;
-  }
-  switch (task->state.transition_to_idle()) {
-    case TransitionToIdle::Ok:
-      return;
-    case TransitionToIdle::OkNotified:
-      // Woken during the poll: queue it again, at the back (Tokio's
-      // yield_now), then give up the poll's reference.
-      task->scheduler->schedule(task);
-      drop_reference(task);
-      return;
-    case TransitionToIdle::OkDealloc:
-      task->vtable->dealloc(task);
-      return;
-    case TransitionToIdle::Cancelled:
-      cancel_task(task);
-      complete(task);
-      return;
-  }
-}
-// ANCHOR_END: poll
+void poll(Header* task);
 
-// ANCHOR: shutdown
 // Cancels the task now if it is idle; a running task cancels itself when
 // its poll ends. Consumes one reference: at runtime shutdown, the owned
 // list's.
-inline void shutdown(Header* task) {
-  if (!task->state.transition_to_shutdown()) {
-    drop_reference(task);  // running (it sees CANCELLED) or complete already
-    return;
-  }
-  // RUNNING is ours, as for a poll: the coroutine may be destroyed, and
-  // this call's reference is the run's.
-  cancel_task(task);
-  complete(task);
-}
-// ANCHOR_END: shutdown
+void shutdown(Header* task);
 
-// ANCHOR: abort
 // JoinHandle::abort. The JoinHandle's own reference stays with it.
-inline void abort_task(Header* task) {
-  // shutdown() consumes a reference: lend it a new one.
-  task->state.ref_inc();
-  shutdown(task);
-}
-// ANCHOR_END: abort
+void abort_task(Header* task);
 
-// ANCHOR: join
 // The JoinHandle's poll: true when the output can be read; otherwise the
 // joiner's waker is left with the task. Tokio's can_read_output.
-inline bool poll_join(Header* task, const Waker& waker) {
-  Snapshot snapshot = task->state.load();
-  if (snapshot.is_complete()) return true;
-  if (snapshot.is_join_waker_set()) {
-    if (task->join_waker.will_wake(waker)) return false;  // the same waker: done
-    // Take the field back to replace it; that fails once complete.
-    if (!task->state.unset_join_waker()) return true;
-  }
-  // JOIN_WAKER clear: the field is the JoinHandle's to write.
-  task->join_waker = waker;
-  if (!task->state.set_join_waker(snapshot)) {
-    task->join_waker = Waker();  // completed meanwhile: read the output now
-    return true;
-  }
-  return false;
-}
+bool poll_join(Header* task, const Waker& waker);
 
 // The JoinHandle goes away (detaches, if the task is still running).
-inline void drop_join_handle(Header* task) {
-  if (task->state.drop_join_handle_fast()) return;
-  TransitionToJoinHandleDrop action = task->state.transition_to_join_handle_dropped();
-  if (action.drop_output) task->vtable->drop_output(task);
-  if (action.drop_waker) task->join_waker = Waker();
-  drop_reference(task);
-}
-// ANCHOR_END: join
+void drop_join_handle(Header* task);
 
 }  // namespace rt::detail

@@ -40,7 +40,6 @@ struct TaskVTable {
   void (*dealloc)(Header* task);       // the last reference is gone: free it all
 };
 
-// ANCHOR: header
 struct Header {
   Header(const TaskVTable* vtable, std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
       : vtable(vtable), scheduler(std::move(scheduler)), poller(root) {}
@@ -63,7 +62,6 @@ struct Header {
   // the JOIN_WAKER bit of `state` says whose it is (see harness.hpp).
   Waker join_waker;
 };
-// ANCHOR_END: header
 
 // Gives up one reference to `task`; the last one frees it.
 inline void drop_reference(Header* task) {

@@ -27,7 +27,6 @@ namespace detail {
 // What every Task's promise has, whatever it returns.
 class PromiseBase {
  public:
-  // ANCHOR: promise
   std::suspend_always initial_suspend() noexcept { return {}; }  // lazy
 
   // When a Task finishes, control goes back to whoever awaited it, or, for
@@ -42,7 +41,6 @@ class PromiseBase {
     void await_resume() noexcept {}
   };
   FinalAwaiter final_suspend() noexcept { return {}; }
-  // ANCHOR_END: promise
 
   void unhandled_exception() noexcept { exception_ = std::current_exception(); }
   void set_continuation(std::coroutine_handle<> next) { continuation_ = next; }
@@ -108,7 +106,6 @@ class [[nodiscard]] Task {
   bool done() const { return handle_.done(); }
   T take_result() { return handle_.promise().take_result(); }
 
-  // ANCHOR: nested_await
   // `co_await task` from inside another coroutine.
   struct Awaiter {
     Handle child;
@@ -121,7 +118,6 @@ class [[nodiscard]] Task {
     T await_resume() { return child.promise().take_result(); }
   };
   Awaiter operator co_await() && { return Awaiter{handle_}; }
-  // ANCHOR_END: nested_await
 
  private:
   void destroy() {

@@ -11,7 +11,6 @@ namespace {
 // The waker of the future block_on drives. That future is not a task: it is
 // polled right here, on the caller's thread, when this flag says it was
 // woken, exactly as in Tokio.
-// ANCHOR: block_on_signal
 class BlockOnSignal final : public Wakeable {
  public:
   explicit BlockOnSignal(std::shared_ptr<Parker> parker) : parker_(std::move(parker)) {}
@@ -28,7 +27,6 @@ class BlockOnSignal final : public Wakeable {
   // block_on has returned and the runtime is gone.
   std::shared_ptr<Parker> parker_;
 };
-// ANCHOR_END: block_on_signal
 
 }  // namespace
 
@@ -36,15 +34,12 @@ CurrentThread::CurrentThread() : shared_(std::make_shared<Shared>()) {}
 
 CurrentThread::~CurrentThread() { shutdown(); }
 
-// ANCHOR: schedule
 void CurrentThread::Shared::schedule(TaskRef task) {
   if (closed.load(std::memory_order_acquire)) return;  // shut down: drop it
   queue.push(std::move(task));
   parker.unpark();
 }
-// ANCHOR_END: schedule
 
-// ANCHOR: block_on
 void CurrentThread::block_on(Poller& root) {
   // The parker lives as long as the shared state it is part of.
   auto signal = std::make_shared<BlockOnSignal>(std::shared_ptr<Parker>(shared_, &shared_->parker));
@@ -59,9 +54,7 @@ void CurrentThread::block_on(Poller& root) {
     shared_->parker.park();  // until a task is queued or the root is woken
   }
 }
-// ANCHOR_END: block_on
 
-// ANCHOR: shutdown
 void CurrentThread::shutdown() {
   shared_->closed.store(true, std::memory_order_release);  // wakes from now on are dropped
   // Destroying a coroutine can run destructors that wake other tasks or
@@ -70,6 +63,5 @@ void CurrentThread::shutdown() {
   auto live = shared_->owned.close();
   for (auto& task : live) task->shutdown();
 }
-// ANCHOR_END: shutdown
 
 }  // namespace rt::detail

@@ -51,7 +51,6 @@ class CurrentThread {
   std::shared_ptr<Shared> shared_;
 };
 
-// ANCHOR: spawn
 template <class T>
 JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   auto cell = std::make_shared<Cell<T>>(shared_, std::move(future));
@@ -59,6 +58,5 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   cell->wake();  // a new task is ready to run: queue it like a woken one
   return JoinHandle<T>(std::move(cell));
 }
-// ANCHOR_END: spawn
 
 }  // namespace rt::detail

@@ -17,7 +17,6 @@
 
 namespace rt::detail {
 
-// ANCHOR: run_queue
 template <class TaskRef>
 class RunQueue {
  public:
@@ -45,6 +44,5 @@ class RunQueue {
   std::mutex mutex_;
   std::deque<TaskRef> tasks_;
 };
-// ANCHOR_END: run_queue
 
 }  // namespace rt::detail

@@ -11,21 +11,14 @@
 
 namespace rt {
 
-// ANCHOR: yield_now
 class YieldNow : public Leaf<YieldNow> {
  public:
-  bool poll(Context& cx) override {
-    if (yielded_) return true;
-    yielded_ = true;
-    cx.waker().wake_by_ref();  // queue this task again, behind the others
-    return false;
-  }
+  bool poll(Context& cx) override;
   void await_resume() const noexcept {}
 
  private:
   bool yielded_ = false;
 };
-// ANCHOR_END: yield_now
 
 inline YieldNow yield_now() { return {}; }
 

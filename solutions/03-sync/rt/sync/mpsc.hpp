@@ -104,7 +104,6 @@ class Sender {
   }
   ~Sender() { release(); }
 
-  // ANCHOR: send
   // `co_await tx.send(value)`: waits for a free slot, then queues the value.
   // Throws SendError<T> (with the value) if the receiver is gone.
   class [[nodiscard]] Send : public Leaf<Send> {
@@ -134,7 +133,6 @@ class Sender {
     rt::detail::Semaphore::Acquire acquire_;
     bool sent_ = false;
   };
-  // ANCHOR_END: send
 
   Send send(T value) { return Send(chan_, std::move(value)); }
 
@@ -181,7 +179,6 @@ class Receiver {
   }
   ~Receiver() { close_and_drain(); }
 
-  // ANCHOR: recv
   // `co_await rx.recv()`: the next value, or std::nullopt once every sender
   // is gone and the queue is empty.
   class [[nodiscard]] Recv : public Leaf<Recv> {
@@ -208,7 +205,6 @@ class Receiver {
     detail::Chan<T>& chan_;
     std::optional<T> value_;
   };
-  // ANCHOR_END: recv
 
   // The receiver must outlive the Recv: `co_await rx.recv()` does.
   Recv recv() { return Recv(*chan_); }

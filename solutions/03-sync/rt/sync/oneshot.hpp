@@ -112,7 +112,6 @@ class Receiver : public Leaf<Receiver<T>> {
   }
   ~Receiver() override { close(); }
 
-  // ANCHOR: recv_poll
   // Ready once a value is there, or once the sender is gone without one.
   bool poll(Context& cx) override {
     Waker replaced;  // destroyed after the unlock
@@ -121,7 +120,6 @@ class Receiver : public Leaf<Receiver<T>> {
     if (!shared_->rx_waker.will_wake(cx.waker())) replaced = std::exchange(shared_->rx_waker, cx.waker());
     return false;
   }
-  // ANCHOR_END: recv_poll
   T await_resume() {
     std::lock_guard lock(shared_->mutex);
     if (!shared_->value) throw RecvError();

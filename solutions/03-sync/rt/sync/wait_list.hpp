@@ -16,7 +16,6 @@
 
 namespace rt::detail {
 
-// ANCHOR: waiter
 // One waiter: the waker to call, and its place in the queue. The primitive
 // that owns the list decides what else a waiter carries.
 struct Waiter {
@@ -38,7 +37,6 @@ struct Waiter {
     return std::exchange(waker, cx.waker());
   }
 };
-// ANCHOR_END: waiter
 
 // First in, first out; every operation is O(1).
 class WaitList {

@@ -15,7 +15,6 @@
 
 namespace rt::detail {
 
-// ANCHOR: task_waker
 struct TaskWaker {
   static RawWaker clone(const void* data);
   static void wake(const void* data);
@@ -32,39 +31,8 @@ struct TaskWaker {
 // WakerRef, which borrows the poll's reference.
 inline RawWaker raw_task_waker(Header* task) { return {task, &TaskWaker::vtable}; }
 
-inline RawWaker TaskWaker::clone(const void* data) {
-  task_of(data)->state.ref_inc();
-  return {data, &vtable};
-}
-
-inline void TaskWaker::wake(const void* data) {
-  Header* task = task_of(data);
-  switch (task->state.transition_to_notified_by_val()) {
-    case TransitionToNotifiedByVal::Submit:
-      // Two references now: the new Notified's, handed to the scheduler,
-      // and this waker's, dropped only afterwards so that the task cannot
-      // be freed while schedule() still looks at it.
-      task->scheduler->schedule(task);
-      drop_reference(task);
-      return;
-    case TransitionToNotifiedByVal::Dealloc:
-      task->vtable->dealloc(task);
-      return;
-    case TransitionToNotifiedByVal::DoNothing:
-      return;
-  }
-}
-
-inline void TaskWaker::wake_by_ref(const void* data) {
-  Header* task = task_of(data);
-  if (task->state.transition_to_notified_by_ref() == TransitionToNotifiedByRef::Submit) {
-    task->scheduler->schedule(task);  // with the Notified's new reference
-  }
-}
-
 // Given, not an exercise: it runs in ~Waker, where an exception would end
 // the program.
 inline void TaskWaker::drop(const void* data) { drop_reference(task_of(data)); }
-// ANCHOR_END: task_waker
 
 }  // namespace rt::detail

@@ -1,0 +1,23 @@
+// The parker's two halves, compiled once per runtime; see park.hpp.
+#include "rt/scheduler/park.hpp"
+
+namespace rt::detail {
+
+//@ listing parker
+void Parker::park() {
+  std::unique_lock lock(mutex_);
+  wakeup_.wait(lock, [this] { return token_; });
+  token_ = false;
+}
+
+void Parker::unpark() {
+  {
+    std::lock_guard lock(mutex_);
+    token_ = true;
+  }
+  wakeup_.notify_one();
+}
+
+//@ listing-end parker
+
+}  // namespace rt::detail

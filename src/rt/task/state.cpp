@@ -1,0 +1,236 @@
+//@ file wakers..
+// The state word's transitions: each one CAS loop, or one atomic
+// read-modify-write, on the word that holds every bit and the reference
+// count. Mirrors the transition functions of Tokio's runtime/task/state.rs.
+#include "rt/task/state.hpp"
+
+namespace rt::detail {
+
+//@ listing transition_to_running
+TransitionToRunning State::transition_to_running() {
+  //@ exercise wakers state
+  Snapshot current = load();
+  for (;;) {
+    assert(current.is_notified());
+    Snapshot next = current;
+    TransitionToRunning action;
+    if (!next.is_idle()) {
+      // Running elsewhere, or already complete (cancelled at shutdown,
+      // say): this Notified is stale. Give up its reference.
+      next.ref_dec();
+      action = next.ref_count() == 0 ? TransitionToRunning::Dealloc : TransitionToRunning::Failed;
+    } else {
+      // Idle: take it. Clearing NOTIFIED first means a wake that comes
+      // during the poll sets it again, and is not lost.
+      next.set(RUNNING);
+      next.unset(NOTIFIED);
+      action = next.is_cancelled() ? TransitionToRunning::Cancelled : TransitionToRunning::Success;
+    }
+    // acq_rel: acquire what the previous poll wrote to the frame.
+    if (cas(current, next)) return action;
+  }
+  //@ starter
+  // TODO: move an idle task to RUNNING, in one CAS loop:
+  //  - not idle (RUNNING or COMPLETE set): the Notified is stale; drop
+  //    its reference and return Failed, or Dealloc if it was the last;
+  //  - idle: set RUNNING, clear NOTIFIED, and return Cancelled if the
+  //    CANCELLED bit is set, else Success.
+  // Hint: load() once, then build `next` from a copy of the snapshot and
+  // publish it with cas(current, next); cas refreshes `current` when it
+  // fails, so loop until it succeeds.
+  throw Todo("@NN@ state transition_to_running (@FILE@)");
+  //@ end
+}
+//@ listing-end transition_to_running
+
+//@ listing transition_to_idle
+TransitionToIdle State::transition_to_idle() {
+  //@ exercise wakers state
+  Snapshot current = load();
+  for (;;) {
+    assert(current.is_running());
+    // Cancelled during the poll: stay RUNNING; the caller cancels it.
+    if (current.is_cancelled()) return TransitionToIdle::Cancelled;
+    Snapshot next = current;
+    next.unset(RUNNING);
+    TransitionToIdle action;
+    if (next.is_notified()) {
+      // Woken while it ran: the poller queues it again, with a new
+      // Notified reference, and only once however many wakes came.
+      next.ref_inc();
+      action = TransitionToIdle::OkNotified;
+    } else {
+      // The poll's reference (the Notified it came from) is spent.
+      next.ref_dec();
+      action = next.ref_count() == 0 ? TransitionToIdle::OkDealloc : TransitionToIdle::Ok;
+    }
+    // acq_rel: release the frame to the next poller.
+    if (cas(current, next)) return action;
+  }
+  //@ starter
+  // TODO: end a poll that left the task pending, in one CAS loop:
+  //  - CANCELLED set: change nothing, return Cancelled (the caller
+  //    cancels the task; it stays RUNNING meanwhile);
+  //  - else clear RUNNING, and if NOTIFIED is set (woken during the poll)
+  //    add a reference for the new Notified and return OkNotified;
+  //  - else drop the poll's reference: Ok, or OkDealloc if it was the last.
+  // Hint: the shape of transition_to_running; a branch that changes
+  // nothing can return without a CAS.
+  throw Todo("@NN@ state transition_to_idle (@FILE@)");
+  //@ end
+}
+//@ listing-end transition_to_idle
+
+Snapshot State::transition_to_complete() {
+  // acq_rel: publish the output to the joiner; see its join waker.
+  Snapshot previous{bits_.fetch_xor(RUNNING | COMPLETE, std::memory_order_acq_rel)};
+  assert(previous.is_running() && !previous.is_complete());
+  return previous;
+}
+
+bool State::transition_to_terminal(std::size_t count) {
+  // acq_rel: whoever frees the task must see every other owner's writes.
+  Snapshot previous{bits_.fetch_sub(count * REF_ONE, std::memory_order_acq_rel)};
+  assert(previous.ref_count() >= count);
+  return previous.ref_count() == count;
+}
+
+//@ listing transition_to_notified_by_val
+TransitionToNotifiedByVal State::transition_to_notified_by_val() {
+  //@ exercise wakers state
+  Snapshot current = load();
+  for (;;) {
+    Snapshot next = current;
+    TransitionToNotifiedByVal action;
+    if (next.is_running()) {
+      // The poller will queue it when its poll ends; the waker's
+      // reference is not needed (the poller holds one).
+      next.set(NOTIFIED);
+      next.ref_dec();
+      assert(next.ref_count() > 0);
+      action = TransitionToNotifiedByVal::DoNothing;
+    } else if (next.is_complete() || next.is_notified()) {
+      // Nothing to do but drop the waker's reference.
+      next.ref_dec();
+      action = next.ref_count() == 0 ? TransitionToNotifiedByVal::Dealloc
+                                     : TransitionToNotifiedByVal::DoNothing;
+    } else {
+      // Idle: a new Notified, with its own reference. The caller keeps
+      // the waker's reference until it has queued the task.
+      next.set(NOTIFIED);
+      next.ref_inc();
+      action = TransitionToNotifiedByVal::Submit;
+    }
+    if (cas(current, next)) return action;
+  }
+  //@ starter
+  // TODO: wake by value, in one CAS loop. The waker's reference comes
+  // with the call:
+  //  - RUNNING: set NOTIFIED and drop the waker's reference (DoNothing:
+  //    the poller queues the task when its poll ends);
+  //  - COMPLETE or already NOTIFIED: only drop the waker's reference
+  //    (DoNothing, or Dealloc if it was the last);
+  //  - idle: set NOTIFIED and add a reference for the new Notified
+  //    (Submit; the caller drops the waker's reference after queueing).
+  // Hint: a reference is REF_ONE in the word: Snapshot::ref_inc/ref_dec.
+  throw Todo("@NN@ state transition_to_notified_by_val (@FILE@)");
+  //@ end
+}
+//@ listing-end transition_to_notified_by_val
+
+//@ listing transition_to_notified_by_ref
+TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
+  //@ exercise wakers state
+  Snapshot current = load();
+  for (;;) {
+    // Complete, or notified already: nothing changes, no CAS needed.
+    if (current.is_complete() || current.is_notified()) return TransitionToNotifiedByRef::DoNothing;
+    Snapshot next = current;
+    next.set(NOTIFIED);
+    TransitionToNotifiedByRef action = TransitionToNotifiedByRef::DoNothing;
+    if (!next.is_running()) {
+      next.ref_inc();  // the new Notified's reference
+      action = TransitionToNotifiedByRef::Submit;
+    }
+    if (cas(current, next)) return action;
+  }
+  //@ starter
+  // TODO: wake by reference, in one CAS loop. The waker keeps its
+  // reference, so the count changes only when a Notified is created:
+  //  - COMPLETE or already NOTIFIED: DoNothing (no CAS needed);
+  //  - RUNNING: set NOTIFIED, DoNothing (the poller re-queues it);
+  //  - idle: set NOTIFIED, add a reference, Submit.
+  // Hint: exactly one of many racing wakers can see "idle and not
+  // notified" and win the CAS: that is why a task is queued only once.
+  throw Todo("@NN@ state transition_to_notified_by_ref (@FILE@)");
+  //@ end
+}
+//@ listing-end transition_to_notified_by_ref
+
+bool State::transition_to_shutdown() {
+  Snapshot current = load();
+  for (;;) {
+    if (current.is_complete()) return false;
+    Snapshot next = current;
+    if (current.is_idle()) next.set(RUNNING);
+    next.set(CANCELLED);
+    if (cas(current, next)) return current.is_idle();
+  }
+}
+
+bool State::set_join_waker(Snapshot& current) {
+  current = load();
+  for (;;) {
+    assert(current.is_join_interested() && !current.is_join_waker_set());
+    if (current.is_complete()) return false;
+    Snapshot next = current;
+    next.set(JOIN_WAKER);
+    // acq_rel: publish the waker just written to the runtime.
+    if (cas(current, next)) return true;
+  }
+}
+
+bool State::unset_join_waker() {
+  Snapshot current = load();
+  for (;;) {
+    assert(current.is_join_interested() && current.is_join_waker_set());
+    if (current.is_complete()) return false;
+    Snapshot next = current;
+    next.unset(JOIN_WAKER);
+    if (cas(current, next)) return true;
+  }
+}
+
+Snapshot State::unset_waker_after_complete() {
+  // acq_rel: the JoinHandle may now drop the waker; see its JOIN_INTEREST.
+  Snapshot previous{bits_.fetch_and(~JOIN_WAKER, std::memory_order_acq_rel)};
+  assert(previous.is_complete() && previous.is_join_waker_set());
+  return {previous.bits & ~JOIN_WAKER};
+}
+
+bool State::drop_join_handle_fast() {
+  std::size_t expected = INITIAL_STATE;
+  // release: nothing the JoinHandle did may move past giving it up.
+  return bits_.compare_exchange_strong(expected, (INITIAL_STATE - REF_ONE) & ~JOIN_INTEREST,
+                                       std::memory_order_release, std::memory_order_relaxed);
+}
+
+TransitionToJoinHandleDrop State::transition_to_join_handle_dropped() {
+  Snapshot current = load();
+  for (;;) {
+    assert(current.is_join_interested());
+    Snapshot next = current;
+    next.unset(JOIN_INTEREST);
+    TransitionToJoinHandleDrop action{false, false};
+    // Not complete: take the join waker field back. Complete: the output
+    // is ours to drop.
+    if (!next.is_complete()) next.unset(JOIN_WAKER);
+    else action.drop_output = true;
+    // JOIN_WAKER clear: the field is ours (if it is still set, the
+    // runtime is waking it and will drop it).
+    action.drop_waker = !next.is_join_waker_set();
+    if (cas(current, next)) return action;
+  }
+}
+
+}  // namespace rt::detail
