@@ -35,7 +35,7 @@ def resolve_chapter(spec, root=ROOT):
     raise UsageError(f"no chapter '{spec}': the chapters written so far are {written}")
 
 
-SECTION = re.compile(r"^###\s+`?([\w-]+)`?\s*$", re.M)
+SECTION = re.compile(r"^#{3,4}\s+(?:Exercise\s+\d+:\s*)?`?([\w-]+)`?\s*$", re.M)
 GOAL = re.compile(r"\*\*Goal:\*\*\s*(.*?)(?:\n\s*\n|\Z)", re.S)
 RUNG = re.compile(r"<details>\s*<summary>(.*?)</summary>(.*?)</details>", re.S)
 
