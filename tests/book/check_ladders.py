@@ -53,6 +53,11 @@ def main():
             problems.append(str(error))
             continue
         names = [ladder["name"] for ladder in ladders]
+        text = (ROOT / "book" / "hints" / f"{slug}.md").read_text()
+        numbers = [int(n) for n in re.findall(r"^#{3,4}\s+Exercise\s+(\d+):", text, re.M)]
+        if numbers != list(range(1, len(ladders) + 1)):
+            problems.append(f"book/hints/{slug}.md: the sections must be '#### Exercise N: `name`', "
+                            f"numbered 1 to {len(ladders)} in order (found {numbers})")
         for name in exercises:
             if name not in names:
                 problems.append(f"book/hints/{slug}.md: no ladder for exercise '{name}'")
