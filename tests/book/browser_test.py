@@ -248,7 +248,7 @@ def main():
             browser.viewport(420, 860, mobile=True)
             for name in ["index.html"] + pages:
                 browser.goto(url(name))
-                width = browser.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                width = browser.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
                 check(width[0] <= width[1], f"{name} at 420 px: {width[0]} px wide", failures)
                 small = browser.evaluate(
                     "Array.from(document.querySelectorAll('figure.diagram img'))"
