@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The course's promises about its own chapters, checked with the grader.
 
-    check_course.py solutions GRADER BUILDDIR
-        every solution scores full marks on its own chapter's tests and on
-        every earlier chapter's (regressions counted);
+    check_course.py solutions GRADER BUILDDIR [daily|full]
+        every solution scores full marks on its own chapter's tests, and the
+        newest on every earlier chapter's (daily, the default); with full,
+        every solution on every earlier chapter's (regressions counted);
     check_course.py starters GRADER BUILDDIR
         every starter compiles, and every test that is new in chapter N
         fails on chapter N's starter: a test that passes on the starter it
@@ -27,8 +28,30 @@ def grade(grader, builddir, *arguments):
             return finished.returncode, json.load(f)
 
 
-def check_solutions(grader, builddir):
-    code, record = grade(grader, builddir, "--solutions", "--count-regressions")
+def chapters(builddir):
+    with open(f"{builddir}/course-manifest.txt") as manifest:
+        for line in manifest:
+            key, _, value = line.strip().partition(" ")
+            if key == "chapters":
+                return [name[:2] for name in value.split()]
+    return []
+
+
+def check_solutions(grader, builddir, matrix):
+    runs = [("--solutions", "--count-regressions")]
+    course = chapters(builddir)
+    if matrix == "daily":
+        runs = [("--solutions", course[-1], "--count-regressions")]
+        if len(course) > 1:
+            runs.insert(0, ("--solutions", *course[:-1], "--own-tests"))
+    code, record = 0, {"tests": [], "complete": True, "score": 0, "max_score": 0}
+    for arguments in runs:
+        status, part = grade(grader, builddir, *arguments)
+        code = code or status
+        record["tests"] += part["tests"]
+        record["complete"] = record["complete"] and part["complete"]
+        record["score"] += part["score"]
+        record["max_score"] += part["max_score"]
     failing = [t for t in record["tests"] if t["status"] != "pass"]
     for t in failing:
         print(f"FAIL solutions/{t['chapter']} on chapter {t['test_chapter']}'s "
@@ -43,8 +66,9 @@ def check_solutions(grader, builddir):
     return 0
 
 
-def check_starters(grader, builddir):
-    code, record = grade(grader, builddir)
+def check_starters(grader, builddir, matrix):
+    # Only the chapters' own tests: regressions on a starter prove nothing.
+    code, record = grade(grader, builddir, "--own-tests")
     own = [t for t in record["tests"] if not t["regression"]]
     passing = [t for t in own if t["status"] == "pass"]
     broken = [t for t in record["tests"] if t["status"] == "does not compile"]
@@ -63,11 +87,12 @@ def check_starters(grader, builddir):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("solutions", "starters"):
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("solutions", "starters"):
         print(__doc__, file=sys.stderr)
         return 2
+    matrix = sys.argv[4] if len(sys.argv) == 5 else "daily"
     check = check_solutions if sys.argv[1] == "solutions" else check_starters
-    return check(sys.argv[2], sys.argv[3])
+    return check(sys.argv[2], sys.argv[3], matrix)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ void describe(CLI::App& app, Options& o, std::string& sanitizer) {
       ->check(CLI::Range(1, 100000));
   app.add_flag("--count-regressions", o.count_regressions,
                "count earlier chapters' tests in the score");
+  app.add_flag("--own-tests", o.own_tests_only,
+               "grade each chapter on its own tests only, without earlier chapters' (regressions)");
   app.add_option("--filter", o.filter, "only run tests whose name contains SUBSTRING");
   app.add_option("--binary", o.binaries,
                  "grade this test binary directly, without building (repeatable)")
@@ -47,6 +49,8 @@ Options parse_command_line(int argc, char** argv) {
     throw UsageError(e.what());
   }
   options.sanitizer = sanitizer_from_name(sanitizer);
+  if (options.own_tests_only && options.count_regressions)
+    throw UsageError("--own-tests and --count-regressions cannot be combined");
   if (!options.binaries.empty() && !options.chapters.empty())
     throw UsageError("chapters and --binary cannot be combined");
   return options;

@@ -20,10 +20,11 @@ std::string test_target(const std::string& flavour, const std::string& runtime_c
 }
 
 ChapterPlan plan_chapter(const std::vector<std::string>& course, const std::string& chapter,
-                         const std::string& build_dir, bool solutions) {
+                         const std::string& build_dir, bool solutions, bool own_tests_only) {
   std::string flavour = solutions ? "solutions" : "chapters";
   ChapterPlan plan{chapter, {}};
   for (const std::string& earlier : course) {
+    if (own_tests_only && earlier != chapter) continue;
     TestBinary binary;
     binary.test_chapter = earlier;
     binary.regression = earlier != chapter;
@@ -52,7 +53,8 @@ GradingPlan plan_from_manifest(const Options& options) {
   plan.build_dir = prepare_build_dir(options.builddir, manifest.source_root, options.sanitizer);
   for (const std::string& chapter : selected)
     plan.chapters.push_back(
-        plan_chapter(manifest.chapters, chapter, plan.build_dir, options.solutions));
+        plan_chapter(manifest.chapters, chapter, plan.build_dir, options.solutions,
+                     options.own_tests_only));
   return plan;
 }
 

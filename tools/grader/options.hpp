@@ -17,6 +17,7 @@ struct Options {
   std::optional<double> timeout;  // seconds, replaces the computed budget
   int repeat = 1;
   bool count_regressions = false;
+  bool own_tests_only = false;  // skip earlier chapters' tests (regressions)
   std::string filter;                 // only tests whose name contains this
   std::vector<std::string> binaries;  // grade these directly, no build
   std::string json_file;
