@@ -1,0 +1,75 @@
+"""What the student's scripts (hint, status, experiment) share: the list of
+chapters, the hint ladders in book/hints/, and the stubs left in chapters/.
+
+The chapter list is read from the one place it is written, meson.build; the
+exercises of a chapter are the sections of its hint file, book/hints/NN-slug.md
+(a course check keeps those in step with the exercises in src/).
+"""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class UsageError(Exception):
+    """Bad input: the message says what was wrong and what would be right."""
+
+
+def course_chapters(root=ROOT):
+    text = (root / "meson.build").read_text()
+    block = re.search(r"course_chapters = \[(.*?)\]", text, re.S)
+    if not block:
+        raise UsageError(f"{root / 'meson.build'} has no course_chapters list")
+    return re.findall(r"'(\d\d-[a-z0-9-]+)'", block.group(1))
+
+
+def resolve_chapter(spec, root=ROOT):
+    """'1', '01', '01-executor' or 'executor' -> '01-executor'."""
+    chapters = course_chapters(root)
+    spec = spec.strip()
+    for slug in chapters:
+        number, _, name = slug.partition("-")
+        if spec in (slug, name) or (spec.isdigit() and int(spec) == int(number)):
+            return slug
+    written = ", ".join(f"{int(s[:2])} ({s})" for s in chapters)
+    raise UsageError(f"no chapter '{spec}': the chapters written so far are {written}")
+
+
+SECTION = re.compile(r"^#{3,4}\s+(?:Exercise\s+\d+:\s*)?`?([\w-]+)`?\s*$", re.M)
+GOAL = re.compile(r"\*\*Goal:\*\*\s*(.*?)(?:\n\s*\n|\Z)", re.S)
+RUNG = re.compile(r"<details>\s*<summary>(.*?)</summary>(.*?)</details>", re.S)
+
+
+def ladders(slug, root=ROOT):
+    """The hint ladders of a chapter, in order: a list of dicts with the
+    exercise's name, its goal, and its rungs as (title, text) pairs."""
+    path = root / "book" / "hints" / f"{slug}.md"
+    if not path.is_file():
+        raise UsageError(f"chapter {slug} has no hints yet ({path.relative_to(root)} is missing)")
+    text = re.sub(r"<!--.*?-->", "", path.read_text(), flags=re.S)
+    sections = SECTION.split(text)[1:]
+    result = []
+    for name, body in zip(sections[0::2], sections[1::2]):
+        goal = GOAL.search(body)
+        rungs = [(title.strip(), re.sub(r"\n{3,}", "\n\n", rung.strip()))
+                 for title, rung in RUNG.findall(body)]
+        result.append({"name": name, "goal": " ".join(goal[1].split()) if goal else "",
+                       "rungs": rungs})
+    return result
+
+
+STUB = re.compile(r'throw\s+Todo\("(\d\d) ([\w-]+)')
+
+
+def stubs_left(slug, root=ROOT):
+    """How many stubs of each exercise are still in chapters/NN-slug: a
+    dict from exercise name to count (absent: none left)."""
+    counts = {}
+    workspace = root / "chapters" / slug
+    for path in sorted(workspace.rglob("*")):
+        if path.suffix not in (".hpp", ".cpp", ".h", ".cc") or not path.is_file():
+            continue
+        for number, name in STUB.findall(path.read_text(errors="replace")):
+            if number == slug[:2]:
+                counts[name] = counts.get(name, 0) + 1
+    return counts
