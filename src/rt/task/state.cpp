@@ -54,12 +54,19 @@ TransitionToIdle State::transition_to_idle() {
     Snapshot next = current;
     next.unset(RUNNING);
     TransitionToIdle action;
+    //@ mutant wakers idle_forgets_notified: ends the poll as if nobody had woken the task, so a wake during the poll is lost
     if (next.is_notified()) {
       // Woken while it ran: the poller queues it again, with a new
       // Notified reference, and only once however many wakes came.
+      //@ mutant wakers idle_notified_without_ref: re-queues the task without a reference for its new Notified (one reference short)
       next.ref_inc();
+      //@ instead
+      //@ end
       action = TransitionToIdle::OkNotified;
     } else {
+    //@ instead
+    {
+    //@ end
       // The poll's reference (the Notified it came from) is spent.
       next.ref_dec();
       action = next.ref_count() == 0 ? TransitionToIdle::OkDealloc : TransitionToIdle::Ok;
@@ -141,10 +148,19 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
 //@ listing transition_to_notified_by_ref
 TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
   //@ exercise wakers state
+  //@ mutant wakers notified_by_ref_not_one_cas: a load, then fetch_or, then fetch_add: two racing wakers can both see it idle and both queue it
   Snapshot current = load();
   for (;;) {
     // Complete, or notified already: nothing changes, no CAS needed.
+    //@ mutant wakers double_enqueue: forgets that a NOTIFIED task is queued already, and queues it again
     if (current.is_complete() || current.is_notified()) return TransitionToNotifiedByRef::DoNothing;
+    //@ instead
+    if (current.is_complete()) return TransitionToNotifiedByRef::DoNothing;
+    //@ end
+    //@ mutant wakers running_wake_lost: a RUNNING task will be polled anyway, it reasons, and sets nothing: the wake is lost
+    //@ instead
+    if (current.is_running()) return TransitionToNotifiedByRef::DoNothing;
+    //@ end
     Snapshot next = current;
     next.set(NOTIFIED);
     TransitionToNotifiedByRef action = TransitionToNotifiedByRef::DoNothing;
@@ -154,6 +170,14 @@ TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
     }
     if (cas(current, next)) return action;
   }
+  //@ instead
+  Snapshot current = load();
+  if (current.is_complete() || current.is_notified()) return TransitionToNotifiedByRef::DoNothing;
+  bits_.fetch_or(NOTIFIED, std::memory_order_acq_rel);
+  if (current.is_running()) return TransitionToNotifiedByRef::DoNothing;
+  bits_.fetch_add(REF_ONE, std::memory_order_relaxed);
+  return TransitionToNotifiedByRef::Submit;
+  //@ end
   //@ starter
   // TODO: wake by reference, in one CAS loop. The waker keeps its
   // reference, so the count changes only when a Notified is created:
