@@ -70,3 +70,37 @@ TEST_CASE("an mpsc recv gives the slot of the value it takes back to the senders
   CHECK(tx.capacity() == 1);
   CHECK(tx.try_send(2).ok());
 }
+
+TEST_CASE("a Notified destroyed after notify_one chose it passes the notification on" * POINTS(1)) {
+  rt::Notify notify;
+  std::optional<rt::Notify::Notified> first;
+  first.emplace(notify);
+  auto second = notify.notified();
+  CountingWaker first_waker, second_waker;
+  rt::Context first_cx(first_waker.waker()), second_cx(second_waker.waker());
+  CHECK_FALSE(first->poll(first_cx));
+  CHECK_FALSE(second.poll(second_cx));
+  notify.notify_one();  // chooses the oldest waiter...
+  CHECK(first_waker.wakes() == 1);
+  first.reset();  // ...which goes away before it is polled again
+  CHECK(second_waker.wakes() == 1);
+  CHECK(second.poll(second_cx));
+}
+
+TEST_CASE("a Mutex lock destroyed after it was handed the lock passes it on" * POINTS(1)) {
+  rt::Mutex<int> mutex(0);
+  auto held = mutex.try_lock();
+  REQUIRE(held);
+  std::optional<rt::Mutex<int>::Lock> first;
+  first.emplace(mutex);
+  auto second = mutex.lock();
+  CountingWaker first_waker, second_waker;
+  rt::Context first_cx(first_waker.waker()), second_cx(second_waker.waker());
+  CHECK_FALSE(first->poll(first_cx));
+  CHECK_FALSE(second.poll(second_cx));
+  held.reset();  // the lock goes to `first`...
+  CHECK(first_waker.wakes() == 1);
+  first.reset();  // ...which goes away without ever taking it
+  CHECK(second_waker.wakes() == 1);
+  CHECK(second.poll(second_cx));
+}
