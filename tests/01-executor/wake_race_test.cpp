@@ -82,7 +82,7 @@ rt::Task<bool> finishes_within(int& polls, int turns) {
 TEST_CASE("two overlapping wakes of an idle task queue it once" * POINTS(2)) {
   rt_test::on_current_thread([](rt::Runtime& runtime) {
     long wrong = 0;  // rounds after which the task was polled other than once
-    CHECK(runtime.block_on(overlap_wakes(1000, wrong)));  // 1000 wakes were overlapped
+    CHECK(runtime.block_on(overlap_wakes(2000, wrong)));  // 2000 wakes were overlapped
     CHECK(wrong == 0);
   });
 }
