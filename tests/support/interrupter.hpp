@@ -48,8 +48,9 @@ class Interrupter {
  public:
   // Interrupts until `wanted` runs of `mine` have been interrupted.
   Interrupter(std::function<void()> theirs, long wanted, long period_ns = 20000)
-      : theirs_(std::move(theirs)), wanted_(wanted) {
+      : theirs_(std::move(theirs)) {
 #ifndef RT_TEST_NO_INTERRUPTS
+    wanted_ = wanted;
     current_.store(this);
     struct sigaction action = {};
     action.sa_handler = &Interrupter::handle;
@@ -66,6 +67,7 @@ class Interrupter {
     every.it_interval.tv_nsec = period_ns;
     timer_settime(timer_, 0, &every, nullptr);
 #else
+    (void)wanted;
     (void)period_ns;
 #endif
   }
@@ -133,8 +135,10 @@ class Interrupter {
   std::atomic<bool> armed_{false};
   std::atomic<bool> done_{true};
   std::atomic<long> interruptions_{0};
-  long wanted_;
   std::int64_t runs_ = 0;
+#ifndef RT_TEST_NO_INTERRUPTS
+  long wanted_ = 0;
   struct sigaction previous_ = {};
   timer_t timer_{};
+#endif
 };
