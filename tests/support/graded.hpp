@@ -9,4 +9,6 @@
 
 #include <doctest/doctest.h>
 
+#include "show.hpp"  // values in failed checks, containers included
+
 #define POINTS(n) doctest::description("points:" #n)

@@ -51,7 +51,12 @@ void CurrentThread::block_on(Poller& root) {
   Context cx(waker);
   for (;;) {
     //@ exercise executor block_on
+    //@ mutant executor block_on_polls_root_always: polls the root on every turn of the loop, woken or not
     if (signal->take() && root.poll(cx)) return;
+    //@ instead
+    signal->take();
+    if (root.poll(cx)) return;
+    //@ end
     if (auto task = shared_->queue.pop()) {
       (*task)->run();
       continue;

@@ -209,7 +209,10 @@ class Receiver {
         value_.emplace(std::move(chan_.queue.front()));
         chan_.queue.pop_front();
         lock.unlock();
+        //@ mutant sync recv_keeps_slot: takes a value out but never gives its slot back, so the channel fills for good
         chan_.semaphore.release(1);  // a slot is free: wakes the oldest waiting sender
+        //@ instead
+        //@ end
         return true;
       }
       if (chan_.senders == 0 || chan_.rx_closed) return true;  // closed and drained

@@ -10,7 +10,10 @@ void Notify::notify_one() {
   std::unique_lock lock(mutex_);
   //@ exercise sync notify_one
   if (detail::Waiter* waiter = waiters_.pop_front()) {
+    //@ mutant sync notify_one_forgets_grant: wakes the waiter without marking it notified, so its next poll takes the wake for a spurious one
     waiter->granted = by_notify_one;
+    //@ instead
+    //@ end
     waker = std::move(waiter->waker);
   } else {
     permit_ = true;  // one permit at most: a second call changes nothing
@@ -73,7 +76,11 @@ void Notify::cancel(Notified& notified) {
   Waker waker;
   std::unique_lock lock(mutex_);
   waiters_.remove(notified.waiter_);
+  //@ mutant sync notify_cancel_drops_notification: a Notified destroyed after notify_one chose it takes the notification with it
   if (notified.waiter_.granted != by_notify_one || notified.done_) return;
+  //@ instead
+  return;
+  //@ end
   if (detail::Waiter* next = waiters_.pop_front()) {
     next->granted = by_notify_one;
     waker = std::move(next->waker);

@@ -119,7 +119,11 @@ class Receiver : public Leaf<Receiver<T>> {
     //@ exercise sync oneshot_recv
     std::lock_guard lock(shared_->mutex);
     if (shared_->value || shared_->sender_gone) return true;
+    //@ mutant sync oneshot_keeps_first_waker: keeps the first waker it was handed, so a later poll from another task is never woken
     if (!shared_->rx_waker.will_wake(cx.waker())) replaced = std::exchange(shared_->rx_waker, cx.waker());
+    //@ instead
+    if (!shared_->rx_waker) shared_->rx_waker = cx.waker();
+    //@ end
     return false;
     //@ starter
     // TODO: under shared_->mutex, report ready when a value is there or the

@@ -57,8 +57,13 @@ Semaphore::Outcome Semaphore::poll_acquire(Acquire& acquire, Context& cx) {
       acquire.done_ = true;
       return Outcome::acquired;
     }
+    //@ mutant sync acquire_queues_twice: joins the queue on every pending poll, so a spurious wake-up links the waiter in twice
     waiters_.push_back(waiter);
   }
+  //@ instead
+  }
+  waiters_.push_back(waiter);
+  //@ end
   // Queued, now or before: a spurious wake-up lands here too.
   replaced = waiter.register_waker(cx);
   return Outcome::pending;
@@ -100,7 +105,10 @@ void Semaphore::cancel(Acquire& acquire) {
   waiters_.remove(acquire.waiter_);
   // Handed a permit that nobody will use: pass it on, as Tokio's
   // Acquire::drop does, or the next waiter would wait for ever.
+  //@ mutant sync cancel_loses_permit: an acquire destroyed after release() handed it a permit takes the permit with it
   if (acquire.waiter_.granted && !acquire.done_) release_one(wake);
+  //@ instead
+  //@ end
 }
 
 //@ listing-end cancel

@@ -88,7 +88,10 @@ void shutdown(Header* task) {
 void abort_task(Header* task) {
   //@ exercise wakers abort
   // shutdown() consumes a reference: lend it a new one.
+  //@ mutant wakers abort_takes_handles_ref: lets shutdown() consume the JoinHandle's reference (one reference short)
   task->state.ref_inc();
+  //@ instead
+  //@ end
   shutdown(task);
   //@ starter
   // TODO: cancel the task: at once if it is idle (destroy its coroutine,

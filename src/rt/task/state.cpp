@@ -30,14 +30,19 @@ TransitionToRunning State::transition_to_running() {
     if (cas(current, next)) return action;
   }
   //@ starter
-  // TODO: move an idle task to RUNNING, in one CAS loop:
-  //  - not idle (RUNNING or COMPLETE set): the Notified is stale; drop
-  //    its reference and return Failed, or Dealloc if it was the last;
-  //  - idle: set RUNNING, clear NOTIFIED, and return Cancelled if the
-  //    CANCELLED bit is set, else Success.
-  // Hint: load() once, then build `next` from a copy of the snapshot and
-  // publish it with cas(current, next); cas refreshes `current` when it
-  // fails, so loop until it succeeds.
+  // TODO: a worker took this task's Notified from a queue and wants to
+  // poll it.
+  // The rule: only an idle task (neither RUNNING nor COMPLETE) is polled,
+  // by whoever sets RUNNING; a Notified that finds the task running or
+  // finished is stale, and so is the reference it held. A wake-up that
+  // comes once this poll has started must lead to one more poll.
+  // The invariant: the count in the high bits is the number of references
+  // that exist; whoever drops the last one frees the task.
+  // Decide what each case returns (TransitionToRunning), and what it does
+  // to NOTIFIED and to the count.
+  // Hint: every transition is one CAS loop: load() once, change a copy,
+  // publish it with cas(current, next), which refreshes `current` when
+  // another thread changed the word first.
   throw Todo("@NN@ state transition_to_running (@FILE@)");
   //@ end
 }
@@ -54,12 +59,19 @@ TransitionToIdle State::transition_to_idle() {
     Snapshot next = current;
     next.unset(RUNNING);
     TransitionToIdle action;
+    //@ mutant wakers idle_forgets_notified: ends the poll as if nobody had woken the task, so a wake during the poll is lost
     if (next.is_notified()) {
       // Woken while it ran: the poller queues it again, with a new
       // Notified reference, and only once however many wakes came.
+      //@ mutant wakers idle_notified_without_ref: re-queues the task without a reference for its new Notified (one reference short)
       next.ref_inc();
+      //@ instead
+      //@ end
       action = TransitionToIdle::OkNotified;
     } else {
+    //@ instead
+    {
+    //@ end
       // The poll's reference (the Notified it came from) is spent.
       next.ref_dec();
       action = next.ref_count() == 0 ? TransitionToIdle::OkDealloc : TransitionToIdle::Ok;
@@ -68,14 +80,15 @@ TransitionToIdle State::transition_to_idle() {
     if (cas(current, next)) return action;
   }
   //@ starter
-  // TODO: end a poll that left the task pending, in one CAS loop:
-  //  - CANCELLED set: change nothing, return Cancelled (the caller
-  //    cancels the task; it stays RUNNING meanwhile);
-  //  - else clear RUNNING, and if NOTIFIED is set (woken during the poll)
-  //    add a reference for the new Notified and return OkNotified;
-  //  - else drop the poll's reference: Ok, or OkDealloc if it was the last.
-  // Hint: the shape of transition_to_running; a branch that changes
-  // nothing can return without a CAS.
+  // TODO: the poll ended with the task still pending.
+  // The rule: a task woken while it ran is polled again, and queued once
+  // however many wakes came; a task cancelled while it ran is not made
+  // idle: its poller cancels it.
+  // The invariant: every queued Notified holds a reference of its own,
+  // and the poll's reference (the Notified it came from) is spent when
+  // the poll ends.
+  // Decide what each case returns (TransitionToIdle) and how it moves the
+  // count. A case that changes nothing needs no CAS.
   throw Todo("@NN@ state transition_to_idle (@FILE@)");
   //@ end
 }
@@ -124,15 +137,16 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
     if (cas(current, next)) return action;
   }
   //@ starter
-  // TODO: wake by value, in one CAS loop. The waker's reference comes
-  // with the call:
-  //  - RUNNING: set NOTIFIED and drop the waker's reference (DoNothing:
-  //    the poller queues the task when its poll ends);
-  //  - COMPLETE or already NOTIFIED: only drop the waker's reference
-  //    (DoNothing, or Dealloc if it was the last);
-  //  - idle: set NOTIFIED and add a reference for the new Notified
-  //    (Submit; the caller drops the waker's reference after queueing).
-  // Hint: a reference is REF_ONE in the word: Snapshot::ref_inc/ref_dec.
+  // TODO: wake by value: the waker's reference comes with the call, and
+  // must end up accounted for whatever the task is doing.
+  // The rule: a wake queues the task only when nobody else will poll it:
+  // not while it runs (its poller queues it again, if told), not once it
+  // is complete, not when it is notified already. A queued Notified
+  // holds a reference of its own.
+  // The invariant: the count is the number of references that exist;
+  // whoever drops the last one frees the task (Dealloc).
+  // Decide, for each state the word can be in, which bits change, how the
+  // count moves, and what the caller must do (TransitionToNotifiedByVal).
   throw Todo("@NN@ state transition_to_notified_by_val (@FILE@)");
   //@ end
 }
@@ -141,10 +155,19 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
 //@ listing transition_to_notified_by_ref
 TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
   //@ exercise wakers state
+  //@ mutant wakers notified_by_ref_not_one_cas: a load, then fetch_or, then fetch_add: two racing wakers can both see it idle and both queue it
   Snapshot current = load();
   for (;;) {
     // Complete, or notified already: nothing changes, no CAS needed.
+    //@ mutant wakers double_enqueue: forgets that a NOTIFIED task is queued already, and queues it again
     if (current.is_complete() || current.is_notified()) return TransitionToNotifiedByRef::DoNothing;
+    //@ instead
+    if (current.is_complete()) return TransitionToNotifiedByRef::DoNothing;
+    //@ end
+    //@ mutant wakers running_wake_lost: a RUNNING task will be polled anyway, it reasons, and sets nothing: the wake is lost
+    //@ instead
+    if (current.is_running()) return TransitionToNotifiedByRef::DoNothing;
+    //@ end
     Snapshot next = current;
     next.set(NOTIFIED);
     TransitionToNotifiedByRef action = TransitionToNotifiedByRef::DoNothing;
@@ -154,14 +177,23 @@ TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
     }
     if (cas(current, next)) return action;
   }
+  //@ instead
+  Snapshot current = load();
+  if (current.is_complete() || current.is_notified()) return TransitionToNotifiedByRef::DoNothing;
+  bits_.fetch_or(NOTIFIED, std::memory_order_acq_rel);
+  if (current.is_running()) return TransitionToNotifiedByRef::DoNothing;
+  bits_.fetch_add(REF_ONE, std::memory_order_relaxed);
+  return TransitionToNotifiedByRef::Submit;
+  //@ end
   //@ starter
-  // TODO: wake by reference, in one CAS loop. The waker keeps its
-  // reference, so the count changes only when a Notified is created:
-  //  - COMPLETE or already NOTIFIED: DoNothing (no CAS needed);
-  //  - RUNNING: set NOTIFIED, DoNothing (the poller re-queues it);
-  //  - idle: set NOTIFIED, add a reference, Submit.
-  // Hint: exactly one of many racing wakers can see "idle and not
-  // notified" and win the CAS: that is why a task is queued only once.
+  // TODO: wake by reference: the waker keeps its reference.
+  // The rule: as for a wake by value, the task is queued only when nobody
+  // else will poll it, and a wake that comes during a poll still leads to
+  // one more poll.
+  // The invariant: of any number of wakers racing on other threads,
+  // exactly one queues the task, with one new reference; so the look at
+  // the word and the change to it must be one atomic step.
+  // Decide which states lead to Submit, and what each one changes.
   throw Todo("@NN@ state transition_to_notified_by_ref (@FILE@)");
   //@ end
 }

@@ -127,7 +127,12 @@ class [[nodiscard]] Task {
     std::coroutine_handle<> await_suspend(std::coroutine_handle<> parent) {
       //@ exercise executor nested_await
       child.promise().set_continuation(parent);
+      //@ mutant executor asymmetric_transfer: resumes the child with a call and returns noop_coroutine, so every level of nesting takes stack
       return child;  // symmetric transfer: resume the child right now
+      //@ instead
+      child.resume();
+      return std::noop_coroutine();
+      //@ end
       //@ starter
       // TODO: make `child` resume `parent` when it finishes (its promise's
       // set_continuation), then return the handle to run next.

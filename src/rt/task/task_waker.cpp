@@ -31,7 +31,10 @@ void TaskWaker::wake(const void* data) {
       drop_reference(task);
       return;
     case TransitionToNotifiedByVal::Dealloc:
+      //@ mutant wakers by_val_wake_never_frees: a wake by value that drops the last reference does not free the task (a leak)
       task->vtable->dealloc(task);
+      //@ instead
+      //@ end
       return;
     case TransitionToNotifiedByVal::DoNothing:
       return;

@@ -6,10 +6,16 @@ namespace rt {
 //@ listing yield_now
 bool YieldNow::poll(Context& cx) {
   //@ exercise executor yield_now
+  //@ mutant executor yield_ready_at_once: re-queues the task but reports ready at once, so the task keeps running
   if (yielded_) return true;
   yielded_ = true;
   cx.waker().wake_by_ref();  // queue this task again, behind the others
   return false;
+  //@ instead
+  (void)yielded_;
+  cx.waker().wake_by_ref();
+  return true;
+  //@ end
   //@ starter
   // TODO: the first poll must re-queue this task and report "not ready";
   // the next poll reports "ready".

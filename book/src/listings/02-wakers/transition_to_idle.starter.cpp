@@ -1,11 +1,12 @@
 TransitionToIdle State::transition_to_idle() {
-  // TODO: end a poll that left the task pending, in one CAS loop:
-  //  - CANCELLED set: change nothing, return Cancelled (the caller
-  //    cancels the task; it stays RUNNING meanwhile);
-  //  - else clear RUNNING, and if NOTIFIED is set (woken during the poll)
-  //    add a reference for the new Notified and return OkNotified;
-  //  - else drop the poll's reference: Ok, or OkDealloc if it was the last.
-  // Hint: the shape of transition_to_running; a branch that changes
-  // nothing can return without a CAS.
+  // TODO: the poll ended with the task still pending.
+  // The rule: a task woken while it ran is polled again, and queued once
+  // however many wakes came; a task cancelled while it ran is not made
+  // idle: its poller cancels it.
+  // The invariant: every queued Notified holds a reference of its own,
+  // and the poll's reference (the Notified it came from) is spent when
+  // the poll ends.
+  // Decide what each case returns (TransitionToIdle) and how it moves the
+  // count. A case that changes nothing needs no CAS.
   throw Todo("02 state transition_to_idle (rt/task/state.cpp)");
 }

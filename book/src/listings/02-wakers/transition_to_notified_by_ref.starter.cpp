@@ -1,10 +1,11 @@
 TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
-  // TODO: wake by reference, in one CAS loop. The waker keeps its
-  // reference, so the count changes only when a Notified is created:
-  //  - COMPLETE or already NOTIFIED: DoNothing (no CAS needed);
-  //  - RUNNING: set NOTIFIED, DoNothing (the poller re-queues it);
-  //  - idle: set NOTIFIED, add a reference, Submit.
-  // Hint: exactly one of many racing wakers can see "idle and not
-  // notified" and win the CAS: that is why a task is queued only once.
+  // TODO: wake by reference: the waker keeps its reference.
+  // The rule: as for a wake by value, the task is queued only when nobody
+  // else will poll it, and a wake that comes during a poll still leads to
+  // one more poll.
+  // The invariant: of any number of wakers racing on other threads,
+  // exactly one queues the task, with one new reference; so the look at
+  // the word and the change to it must be one atomic step.
+  // Decide which states lead to Submit, and what each one changes.
   throw Todo("02 state transition_to_notified_by_ref (rt/task/state.cpp)");
 }

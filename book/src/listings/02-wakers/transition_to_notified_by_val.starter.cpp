@@ -1,12 +1,13 @@
 TransitionToNotifiedByVal State::transition_to_notified_by_val() {
-  // TODO: wake by value, in one CAS loop. The waker's reference comes
-  // with the call:
-  //  - RUNNING: set NOTIFIED and drop the waker's reference (DoNothing:
-  //    the poller queues the task when its poll ends);
-  //  - COMPLETE or already NOTIFIED: only drop the waker's reference
-  //    (DoNothing, or Dealloc if it was the last);
-  //  - idle: set NOTIFIED and add a reference for the new Notified
-  //    (Submit; the caller drops the waker's reference after queueing).
-  // Hint: a reference is REF_ONE in the word: Snapshot::ref_inc/ref_dec.
+  // TODO: wake by value: the waker's reference comes with the call, and
+  // must end up accounted for whatever the task is doing.
+  // The rule: a wake queues the task only when nobody else will poll it:
+  // not while it runs (its poller queues it again, if told), not once it
+  // is complete, not when it is notified already. A queued Notified
+  // holds a reference of its own.
+  // The invariant: the count is the number of references that exist;
+  // whoever drops the last one frees the task (Dealloc).
+  // Decide, for each state the word can be in, which bits change, how the
+  // count moves, and what the caller must do (TransitionToNotifiedByVal).
   throw Todo("02 state transition_to_notified_by_val (rt/task/state.cpp)");
 }

@@ -1,11 +1,16 @@
 TransitionToRunning State::transition_to_running() {
-  // TODO: move an idle task to RUNNING, in one CAS loop:
-  //  - not idle (RUNNING or COMPLETE set): the Notified is stale; drop
-  //    its reference and return Failed, or Dealloc if it was the last;
-  //  - idle: set RUNNING, clear NOTIFIED, and return Cancelled if the
-  //    CANCELLED bit is set, else Success.
-  // Hint: load() once, then build `next` from a copy of the snapshot and
-  // publish it with cas(current, next); cas refreshes `current` when it
-  // fails, so loop until it succeeds.
+  // TODO: a worker took this task's Notified from a queue and wants to
+  // poll it.
+  // The rule: only an idle task (neither RUNNING nor COMPLETE) is polled,
+  // by whoever sets RUNNING; a Notified that finds the task running or
+  // finished is stale, and so is the reference it held. A wake-up that
+  // comes once this poll has started must lead to one more poll.
+  // The invariant: the count in the high bits is the number of references
+  // that exist; whoever drops the last one frees the task.
+  // Decide what each case returns (TransitionToRunning), and what it does
+  // to NOTIFIED and to the count.
+  // Hint: every transition is one CAS loop: load() once, change a copy,
+  // publish it with cas(current, next), which refreshes `current` when
+  // another thread changed the word first.
   throw Todo("02 state transition_to_running (rt/task/state.cpp)");
 }

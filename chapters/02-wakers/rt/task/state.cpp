@@ -7,26 +7,32 @@
 namespace rt::detail {
 
 TransitionToRunning State::transition_to_running() {
-  // TODO: move an idle task to RUNNING, in one CAS loop:
-  //  - not idle (RUNNING or COMPLETE set): the Notified is stale; drop
-  //    its reference and return Failed, or Dealloc if it was the last;
-  //  - idle: set RUNNING, clear NOTIFIED, and return Cancelled if the
-  //    CANCELLED bit is set, else Success.
-  // Hint: load() once, then build `next` from a copy of the snapshot and
-  // publish it with cas(current, next); cas refreshes `current` when it
-  // fails, so loop until it succeeds.
+  // TODO: a worker took this task's Notified from a queue and wants to
+  // poll it.
+  // The rule: only an idle task (neither RUNNING nor COMPLETE) is polled,
+  // by whoever sets RUNNING; a Notified that finds the task running or
+  // finished is stale, and so is the reference it held. A wake-up that
+  // comes once this poll has started must lead to one more poll.
+  // The invariant: the count in the high bits is the number of references
+  // that exist; whoever drops the last one frees the task.
+  // Decide what each case returns (TransitionToRunning), and what it does
+  // to NOTIFIED and to the count.
+  // Hint: every transition is one CAS loop: load() once, change a copy,
+  // publish it with cas(current, next), which refreshes `current` when
+  // another thread changed the word first.
   throw Todo("02 state transition_to_running (rt/task/state.cpp)");
 }
 
 TransitionToIdle State::transition_to_idle() {
-  // TODO: end a poll that left the task pending, in one CAS loop:
-  //  - CANCELLED set: change nothing, return Cancelled (the caller
-  //    cancels the task; it stays RUNNING meanwhile);
-  //  - else clear RUNNING, and if NOTIFIED is set (woken during the poll)
-  //    add a reference for the new Notified and return OkNotified;
-  //  - else drop the poll's reference: Ok, or OkDealloc if it was the last.
-  // Hint: the shape of transition_to_running; a branch that changes
-  // nothing can return without a CAS.
+  // TODO: the poll ended with the task still pending.
+  // The rule: a task woken while it ran is polled again, and queued once
+  // however many wakes came; a task cancelled while it ran is not made
+  // idle: its poller cancels it.
+  // The invariant: every queued Notified holds a reference of its own,
+  // and the poll's reference (the Notified it came from) is spent when
+  // the poll ends.
+  // Decide what each case returns (TransitionToIdle) and how it moves the
+  // count. A case that changes nothing needs no CAS.
   throw Todo("02 state transition_to_idle (rt/task/state.cpp)");
 }
 
@@ -45,26 +51,28 @@ bool State::transition_to_terminal(std::size_t count) {
 }
 
 TransitionToNotifiedByVal State::transition_to_notified_by_val() {
-  // TODO: wake by value, in one CAS loop. The waker's reference comes
-  // with the call:
-  //  - RUNNING: set NOTIFIED and drop the waker's reference (DoNothing:
-  //    the poller queues the task when its poll ends);
-  //  - COMPLETE or already NOTIFIED: only drop the waker's reference
-  //    (DoNothing, or Dealloc if it was the last);
-  //  - idle: set NOTIFIED and add a reference for the new Notified
-  //    (Submit; the caller drops the waker's reference after queueing).
-  // Hint: a reference is REF_ONE in the word: Snapshot::ref_inc/ref_dec.
+  // TODO: wake by value: the waker's reference comes with the call, and
+  // must end up accounted for whatever the task is doing.
+  // The rule: a wake queues the task only when nobody else will poll it:
+  // not while it runs (its poller queues it again, if told), not once it
+  // is complete, not when it is notified already. A queued Notified
+  // holds a reference of its own.
+  // The invariant: the count is the number of references that exist;
+  // whoever drops the last one frees the task (Dealloc).
+  // Decide, for each state the word can be in, which bits change, how the
+  // count moves, and what the caller must do (TransitionToNotifiedByVal).
   throw Todo("02 state transition_to_notified_by_val (rt/task/state.cpp)");
 }
 
 TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
-  // TODO: wake by reference, in one CAS loop. The waker keeps its
-  // reference, so the count changes only when a Notified is created:
-  //  - COMPLETE or already NOTIFIED: DoNothing (no CAS needed);
-  //  - RUNNING: set NOTIFIED, DoNothing (the poller re-queues it);
-  //  - idle: set NOTIFIED, add a reference, Submit.
-  // Hint: exactly one of many racing wakers can see "idle and not
-  // notified" and win the CAS: that is why a task is queued only once.
+  // TODO: wake by reference: the waker keeps its reference.
+  // The rule: as for a wake by value, the task is queued only when nobody
+  // else will poll it, and a wake that comes during a poll still leads to
+  // one more poll.
+  // The invariant: of any number of wakers racing on other threads,
+  // exactly one queues the task, with one new reference; so the look at
+  // the word and the change to it must be one atomic step.
+  // Decide which states lead to Submit, and what each one changes.
   throw Todo("02 state transition_to_notified_by_ref (rt/task/state.cpp)");
 }
 

@@ -1,0 +1,30 @@
+// Chapter 01: block_on polls its own future again only when that future's
+// waker was called, however many turns the spawned tasks take meanwhile.
+#include "flavours.hpp"
+#include "gate.hpp"
+#include "graded.hpp"
+#include "rt/rt.hpp"
+
+namespace {
+
+// Takes `turns` turns, then opens the gate the root future waits on.
+rt::Task<> open_after(Gate& gate, int turns) {
+  for (int i = 0; i < turns; ++i) co_await rt::yield_now();
+  gate.open();
+}
+
+rt::Task<> wait_for_the_gate(Gate& gate) {
+  auto opener = rt::spawn(open_after(gate, 20));
+  co_await gate.wait();  // 20 turns of the other task pass, not woken
+  co_await opener;
+}
+
+}  // namespace
+
+TEST_CASE("block_on polls its future only when it was woken" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    Gate gate;
+    runtime.block_on(wait_for_the_gate(gate));
+    CHECK(gate.polls() == 2);  // pending once, then ready after the wake
+  });
+}

@@ -1,0 +1,96 @@
+// Chapter 01: two wakes of an idle task that overlap queue it once, and a
+// task that wakes itself during its poll is polled again.
+//
+// The overlap is made to happen on one thread: a timer signal interrupts
+// one wake at an arbitrary instruction and sends the other from its
+// handler (tests/support/interrupter.hpp), thousands of times. A wake that
+// reads its flag and then sets it, instead of exchanging it, is caught
+// between the two.
+#include <atomic>
+
+#include "flavours.hpp"
+#include "graded.hpp"
+#include "interrupter.hpp"
+#include "rt/rt.hpp"
+
+namespace {
+
+// A leaf that is never ready: it counts its polls and keeps its waker.
+class Pending : public rt::Leaf<Pending> {
+ public:
+  Pending(std::atomic<int>& polls, rt::Waker& slot) : polls_(polls), slot_(slot) {}
+  bool poll(rt::Context& cx) override {
+    if (!slot_) slot_ = cx.waker();
+    polls_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  std::atomic<int>& polls_;
+  rt::Waker& slot_;
+};
+
+rt::Task<> pend(std::atomic<int>& polls, rt::Waker& slot) { co_await Pending(polls, slot); }
+
+// Each round wakes the idle task twice, the second wake overlapping the
+// first wherever the timer lands, then gives the task a few turns.
+rt::Task<bool> overlap_wakes(long interruptions, long& wrong) {
+  std::atomic<int> polls{0};
+  rt::Waker slot;
+  auto handle = rt::spawn(pend(polls, slot));
+  co_await rt::yield_now();  // the task is idle now, its waker in `slot`
+  Interrupter interrupter([&slot] { slot.wake_by_ref(); }, interruptions);
+  while (interrupter.more()) {
+    int before = polls.load();
+    interrupter.run([&slot] { slot.wake_by_ref(); });
+    for (int turn = 0; turn < 3; ++turn) co_await rt::yield_now();
+    if (polls.load() != before + 1) ++wrong;
+  }
+  co_return interrupter.complete();
+}
+
+// A leaf that wakes its own task during its first poll, by reference, and
+// is ready on the second.
+class WakeSelfOnce : public rt::Leaf<WakeSelfOnce> {
+ public:
+  explicit WakeSelfOnce(int& polls) : polls_(polls) {}
+  bool poll(rt::Context& cx) override {
+    if (++polls_ > 1) return true;
+    cx.waker().wake_by_ref();
+    return false;
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  int& polls_;
+};
+
+rt::Task<> wake_self(int& polls) { co_await WakeSelfOnce(polls); }
+
+// Gives the task up to `turns` turns to finish; never waits for it.
+rt::Task<bool> finishes_within(int& polls, int turns) {
+  auto handle = rt::spawn(wake_self(polls));
+  for (int i = 0; i < turns && !handle.is_finished(); ++i) co_await rt::yield_now();
+  co_return handle.is_finished();
+}
+
+}  // namespace
+
+// Only the current-thread runtime promises one poll: on a multi-thread one
+// a worker may poll the task between the two wakes, and then both count.
+TEST_CASE("two overlapping wakes of an idle task queue it once" * POINTS(2)) {
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    long wrong = 0;  // rounds after which the task was polled other than once
+    CHECK(runtime.block_on(overlap_wakes(2000, wrong)));  // 2000 wakes were overlapped
+    CHECK(wrong == 0);
+  });
+}
+
+TEST_CASE("a task that wakes itself during its poll is polled again" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    int polls = 0;
+    CHECK(runtime.block_on(finishes_within(polls, 10000)));
+    CHECK(polls == 2);
+  });
+}

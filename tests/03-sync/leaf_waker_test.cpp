@@ -1,0 +1,106 @@
+// Chapter 03: each primitive's leaf future, polled by hand with wakers that
+// count (tests/support/counting_waker.hpp), outside any task: whom a leaf
+// wakes, and what its next poll says, checked exactly, one step at a time.
+#include <optional>
+#include <utility>
+
+#include "counting_waker.hpp"
+#include "graded.hpp"
+#include "rt/rt.hpp"
+
+TEST_CASE("a oneshot receiver polled by a second task wakes the second one" * POINTS(1)) {
+  auto [tx, rx] = rt::oneshot::channel<int>();
+  CountingWaker first, second;
+  rt::Context first_cx(first.waker()), second_cx(second.waker());
+  CHECK_FALSE(rx.poll(first_cx));
+  CHECK_FALSE(rx.poll(second_cx));  // the receiver moved to another task
+  CHECK_FALSE(tx.send(7));
+  CHECK(second.wakes() == 1);
+  CHECK(first.wakes() == 0);
+  CHECK(first.held() == 0);  // the replaced waker was dropped
+  CHECK(rx.poll(second_cx));
+  CHECK(rx.await_resume() == 7);
+}
+
+TEST_CASE("notify_one marks the waiter it wakes so that its next poll is ready" * POINTS(1)) {
+  rt::Notify notify;
+  auto notified = notify.notified();
+  CountingWaker waiter;
+  rt::Context cx(waiter.waker());
+  CHECK_FALSE(notified.poll(cx));
+  CHECK_FALSE(notified.poll(cx));  // a spurious poll changes nothing
+  notify.notify_one();
+  CHECK(waiter.wakes() == 1);
+  CHECK(notified.poll(cx));
+}
+
+TEST_CASE("a spurious poll of a waiting Mutex lock does not queue it twice" * POINTS(2)) {
+  rt::Mutex<int> mutex(0);
+  auto held = mutex.try_lock();
+  REQUIRE(held);
+  auto first = mutex.lock();
+  auto second = mutex.lock();
+  CountingWaker first_waker, second_waker;
+  rt::Context first_cx(first_waker.waker()), second_cx(second_waker.waker());
+  CHECK_FALSE(first.poll(first_cx));
+  CHECK_FALSE(second.poll(second_cx));
+  CHECK_FALSE(first.poll(first_cx));  // spurious: it must keep its place, once
+  held.reset();                       // unlocks: the lock goes to `first`
+  CHECK(first_waker.wakes() == 1);
+  CHECK(second_waker.wakes() == 0);
+  REQUIRE(first.poll(first_cx));
+  {
+    auto guard = first.await_resume();
+    *guard = 1;
+  }  // unlocks: the lock goes to `second`
+  CHECK(second_waker.wakes() == 1);
+  REQUIRE(second.poll(second_cx));
+  CHECK(*second.await_resume() == 1);
+}
+
+TEST_CASE("an mpsc recv gives the slot of the value it takes back to the senders" * POINTS(1)) {
+  auto [tx, rx] = rt::mpsc::channel<int>(1);
+  REQUIRE(tx.try_send(1).ok());
+  CHECK(tx.capacity() == 0);
+  auto recv = rx.recv();
+  CountingWaker receiver;
+  rt::Context cx(receiver.waker());
+  REQUIRE(recv.poll(cx));
+  CHECK(recv.await_resume() == std::optional<int>(1));
+  CHECK(tx.capacity() == 1);
+  CHECK(tx.try_send(2).ok());
+}
+
+TEST_CASE("a Notified destroyed after notify_one chose it passes the notification on" * POINTS(1)) {
+  rt::Notify notify;
+  std::optional<rt::Notify::Notified> first;
+  first.emplace(notify);
+  auto second = notify.notified();
+  CountingWaker first_waker, second_waker;
+  rt::Context first_cx(first_waker.waker()), second_cx(second_waker.waker());
+  CHECK_FALSE(first->poll(first_cx));
+  CHECK_FALSE(second.poll(second_cx));
+  notify.notify_one();  // chooses the oldest waiter...
+  CHECK(first_waker.wakes() == 1);
+  first.reset();  // ...which goes away before it is polled again
+  CHECK(second_waker.wakes() == 1);
+  CHECK(second.poll(second_cx));
+}
+
+TEST_CASE("a Mutex lock destroyed after it was handed the lock passes it on" * POINTS(1)) {
+  rt::Mutex<int> mutex(0);
+  auto held = mutex.try_lock();
+  REQUIRE(held);
+  std::optional<rt::Mutex<int>::Lock> first;
+  first.emplace(mutex);
+  auto second = mutex.lock();
+  CountingWaker first_waker, second_waker;
+  rt::Context first_cx(first_waker.waker()), second_cx(second_waker.waker());
+  CHECK_FALSE(first->poll(first_cx));
+  CHECK_FALSE(second.poll(second_cx));
+  held.reset();  // the lock goes to `first`...
+  CHECK(first_waker.wakes() == 1);
+  first.reset();  // ...which goes away without ever taking it
+  CHECK(second_waker.wakes() == 1);
+  CHECK(second.poll(second_cx));
+}
