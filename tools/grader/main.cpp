@@ -16,7 +16,7 @@ namespace {
 int grade(const grader::Options& options) {
   grader::GradingPlan plan = options.binaries.empty() ? grader::plan_from_manifest(options)
                                                       : grader::plan_from_binaries(options);
-  grader::GradingSession session(options, plan.build_dir);
+  grader::GradingSession session(options, plan);
   for (const grader::ChapterPlan& chapter : plan.chapters) session.grade(chapter);
   return session.finish();
 }
@@ -26,7 +26,7 @@ int grade(const grader::Options& options) {
 int main(int argc, char** argv) {
   try {
     grader::Options options = grader::parse_command_line(argc, argv);
-    grader::install_interrupt_cleanup();
+    grader::install_process_guards();
     return grade(options);
   } catch (const grader::UsageError& e) {
     fmt::print(stderr, "grader: {}\n", e.what());
