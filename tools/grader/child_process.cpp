@@ -181,7 +181,8 @@ class Watch {
       : pid_(pid),
         capture_(request.head_limit, request.tail_limit),
         output_fd_(output_fd),
-        result_fd_(result_fd) {
+        result_fd_(result_fd),
+        kill_descendants_(request.kill_descendants) {
     if (request.timeout)
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(*request.timeout);
   }
@@ -189,7 +190,16 @@ class Watch {
   ChildOutcome run() {
     while (!finished()) wait_a_little();
     kill(-pid_, SIGKILL);  // whatever it left running in its group
-    if (!reaped_) waitpid(pid_, &status_, 0);
+    if (!reaped_) {
+      kill(pid_, SIGKILL);  // itself, should it have left the group
+      waitpid(pid_, &status_, 0);
+    }
+    if (kill_descendants_) {
+      // Everything else it started, then what they had written.
+      kill_leftovers();
+      auto until = Clock::now() + std::chrono::seconds(1);
+      while (pipes_open() && Clock::now() < until) wait_a_little();
+    }
     return outcome();
   }
 
@@ -206,7 +216,10 @@ class Watch {
       reaped_ = true;
       exited_at_ = Clock::now();
     }
-    if (reaped_ && (!pipes_open() || Clock::now() - exited_at_ > after_exit_grace)) return true;
+    // A test's leftovers are killed at once: nothing they print counts.
+    if (reaped_ && (kill_descendants_ || !pipes_open() ||
+                    Clock::now() - exited_at_ > after_exit_grace))
+      return true;
     if (deadline_ && Clock::now() >= *deadline_) timed_out_ = true;
     return timed_out_;
   }
@@ -247,6 +260,7 @@ class Watch {
   int status_ = 0;
   bool reaped_ = false;
   bool timed_out_ = false;
+  bool kill_descendants_;
 };
 
 
@@ -271,7 +285,6 @@ ChildOutcome run_child(const ChildRequest& request) {
   close_fd(output.write);
   close_fd(channel.write);
   ChildOutcome outcome = Watch(pid, request, output.read, channel.read).run();
-  if (request.kill_descendants) kill_leftovers();
   g_running_group = 0;
   return outcome;
 }

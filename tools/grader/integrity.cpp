@@ -122,9 +122,8 @@ std::vector<Finding> scan_sources(const std::vector<std::string>& files) {
     for (std::string line; std::getline(lines, line);) {
       ++number;
       for (const Rule& rule : source_rules()) {
-        std::smatch match;
-        if (std::regex_search(line, match, rule.pattern))
-          found.push_back({file + ":" + std::to_string(number), expand(rule.what, match)});
+        for (std::sregex_iterator it(line.begin(), line.end(), rule.pattern), end; it != end; ++it)
+          found.push_back({file + ":" + std::to_string(number), expand(rule.what, *it)});
       }
     }
   }
