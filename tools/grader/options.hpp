@@ -29,6 +29,7 @@ struct Options {
   std::string workdir;  // where the pristine copy is built
   bool sandbox = false;
   bool strict = false;
+  bool points = false;  // only print each chapter's tests and points
 };
 
 // Throws UsageError on bad input; exits the process itself for --help.
