@@ -34,8 +34,10 @@ bool skipped_folder(const fs::path& dir) {
 }
 
 // Every regular file under `root`, relative, skipping what skipped_folder
-// says. Symbolic links are listed in `links` and never followed.
-std::set<std::string> files_under(const fs::path& root, std::vector<std::string>* links = nullptr) {
+// says and `exclude` (the grader's own work folder, should it be inside).
+// Symbolic links are listed in `links` and never followed.
+std::set<std::string> files_under(const fs::path& root, std::vector<std::string>* links = nullptr,
+                                  const fs::path& exclude = {}) {
   std::set<std::string> files;
   std::error_code error;
   if (!fs::is_directory(root, error)) return files;
@@ -50,7 +52,8 @@ std::set<std::string> files_under(const fs::path& root, std::vector<std::string>
       continue;
     }
     if (fs::is_directory(status)) {
-      if (skipped_folder(entry.path())) it.disable_recursion_pending();
+      bool excluded = !exclude.empty() && fs::equivalent(entry.path(), exclude, error);
+      if (excluded || skipped_folder(entry.path())) it.disable_recursion_pending();
       continue;
     }
     if (fs::is_regular_file(status)) files.insert(relative);
@@ -184,7 +187,7 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
   PreparedCopy prepared;
   prepared.source_root = copy.string();
   Plan plan;
-  std::set<std::string> course_files = files_under(course);
+  std::set<std::string> course_files = files_under(course, nullptr, request.workdir);
   for (const std::string& path : course_files) plan[path] = course / path;
 
   std::set<std::string> starter;
@@ -192,7 +195,7 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
     for (const std::string& path : starter_files(course.string(), chapter)) starter.insert(path);
 
   std::vector<std::string> links;
-  std::set<std::string> submitted = files_under(submission, &links);
+  std::set<std::string> submitted = files_under(submission, &links, request.workdir);
   for (const std::string& path : starter) {
     if (submitted.count(path)) {
       plan[path] = submission / path;
