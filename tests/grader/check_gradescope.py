@@ -105,6 +105,14 @@ def main():
         if setup.returncode != 0:
             return 1
 
+        # The starter first: setup.sh built the copy with it, so nothing is rebuilt.
+        finished, results = run_autograder(
+            autograder, lambda where: submission_from(source_root, where, solved=False))
+        check(results.get("score") == 0 and len(results.get("tests", [])) == 17 and
+              all(t["status"] == "failed" for t in results["tests"]),
+              "an untouched starter scores 0, with a failed entry per test",
+              repr(results)[:600])
+
         finished, results = run_autograder(
             autograder, lambda where: submission_from(source_root, where, solved=True))
         tests = results.get("tests", [])
@@ -116,13 +124,6 @@ def main():
                                        t["score"] == t["max_score"] for t in hidden),
               "hidden tests are graded and shown only once grades are published", repr(hidden))
         check(all(t.get("status") == "passed" for t in tests), "every test entry says passed")
-
-        finished, results = run_autograder(
-            autograder, lambda where: submission_from(source_root, where, solved=False))
-        check(results.get("score") == 0 and len(results.get("tests", [])) == 17 and
-              all(t["status"] == "failed" for t in results["tests"]),
-              "an untouched starter scores 0, with a failed entry per test",
-              repr(results)[:600])
 
         def not_the_course(where):
             with open(os.path.join(where, "essay.txt"), "w") as f:
