@@ -118,6 +118,18 @@ static const bool g_stopped = [] { kill(getppid(), SIGSTOP); return true; }();
     "sanitizer-hook": """
 extern "C" const char* __tsan_default_options() { return "report_bugs=0"; }
 """,
+    # A data race, and ThreadSanitizer told from inside not to report it.
+    "silence-tsan": """
+#include <thread>
+extern "C" const char* __tsan_default_options() { return "report_bugs=0 exitcode=0"; }
+static int g_racy = 0;
+static const bool g_raced = [] {
+  std::thread other([] { for (int i = 0; i < 1000; ++i) ++g_racy; });
+  for (int i = 0; i < 1000; ++i) ++g_racy;
+  other.join();
+  return true;
+}();
+""",
     # Declares a function the runtime then calls but never defines: the
     # linker's error must be shown with its lines.
     "link-error": """
@@ -151,7 +163,14 @@ CASES = [
      ["reads /proc"], False),
     ("redefines TEST_CASE", "starter", "redefine-test-case", {}, 0,
      ["redefines the test macro or name 'TEST_CASE'", "includes doctest"], False),
+    # Under ThreadSanitizer (a build of its own, so last).
+    ("silences ThreadSanitizer", "solution", "silence-tsan", {}, 0,
+     ["touches a sanitizer's hook (__tsan_default_options)",
+      "defines '__tsan_default_options'"], False),
 ]
+
+# Extra grader options, per attack.
+OPTIONS = {"silence-tsan": ["--sanitize", "thread"]}
 
 
 def grade(grader, builddir, workdir, submission, json_path, *extra):
@@ -221,7 +240,8 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     marker = os.path.join(tempfile.gettempdir(), f"grader-escape-marker-{os.getpid()}")
     paths = {"MARKER": marker, "RESULTS": json_path}
     make_submission(source_root, where, start, attack, extra_files, paths)
-    finished, seconds = grade(grader, builddir, workdir, where, json_path)
+    finished, seconds = grade(grader, builddir, workdir, where, json_path,
+                              *OPTIONS.get(attack, []))
     record = load(json_path)
     print(f"--- {name}: exit {finished.returncode} in {seconds:.0f} s")
     if record is None:
@@ -247,6 +267,9 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
         check(not os.path.exists(marker), f"{name}: no process of the test outlives it")
     if attack == "stop-the-grader":
         check(seconds < 120, f"{name}: the grader is not stalled", f"{seconds:.0f} s")
+    if attack == "silence-tsan":
+        check(all(t["status"] == "sanitizer" for t in record["tests"]),
+              f"{name}: every test reports the race", repr([t["status"] for t in record["tests"]]))
     if attack == "link-error":
         messages = " ".join(t["message"] for t in record["tests"])
         check(all(t["status"] == "does not compile" for t in record["tests"]) and
