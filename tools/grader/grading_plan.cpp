@@ -105,6 +105,7 @@ GradingPlan plan_from_manifest(const Options& options) {
   } else {
     plan.build_dir = prepare_build_dir(options.builddir, manifest.source_root, options.sanitizer);
   }
+  plan.source_root = source_root;
   std::string flavour = options.solutions ? "solutions" : "chapters";
   for (const std::string& chapter : selected) {
     ChapterPlan chapter_plan = plan_chapter(manifest.chapters, chapter, source_root,

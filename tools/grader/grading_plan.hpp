@@ -34,6 +34,7 @@ struct ChapterPlan {
 
 struct GradingPlan {
   std::string build_dir;
+  std::string source_root;  // of what is built: the course, or its copy
   std::vector<ChapterPlan> chapters;
   // Filled in for --submission and --hidden, which grade a pristine copy.
   bool copied = false;

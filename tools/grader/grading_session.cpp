@@ -16,7 +16,10 @@
 namespace grader {
 
 GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
-    : options_(options), build_dir_(plan.build_dir), area_(options.sandbox) {
+    : options_(options),
+      build_dir_(plan.build_dir),
+      source_root_(plan.source_root),
+      area_(options.sandbox) {
   settings_ = {options.sanitizer, options.timeout, options.repeat};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
@@ -109,6 +112,9 @@ void GradingSession::scan(const ChapterPlan& chapter) {
   found.insert(found.end(), in_objects.begin(), in_objects.end());
   test_object_dirs_.clear();
   for (Finding& f : found) {
+    // Shown relative to the course (or its copy) and the build directory.
+    for (const std::string& root : {source_root_, build_dir_})
+      if (!root.empty() && f.where.rfind(root + "/", 0) == 0) f.where.erase(0, root.size() + 1);
     auto same = [&f](const Finding& g) { return g.where == f.where && g.what == f.what; };
     if (std::none_of(run_.integrity.begin(), run_.integrity.end(), same))
       run_.integrity.push_back(std::move(f));

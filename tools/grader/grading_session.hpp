@@ -37,6 +37,7 @@ class GradingSession {
 
   Options options_;
   std::string build_dir_;
+  std::string source_root_;
   RunSettings settings_;
   RunArea area_;
   GradingRun run_;

@@ -211,12 +211,12 @@ class Scanner {
   }
 
   int points_value(std::size_t at, const std::string& digits) {
-    if (digits.empty() || digits.size() > 3 ||
-        digits.find_first_not_of("0123456789") != std::string::npos)
-      fail(at, "POINTS(" + digits + ") is not a whole number");
-    int points = std::stoi(digits);
+    bool whole = !digits.empty() && digits.size() <= 3 &&
+                 digits.find_first_not_of("0123456789") == std::string::npos;
+    int points = whole ? std::stoi(digits) : 0;
     if (points < 1 || points > max_points_per_test)
-      fail(at, fmt::format("POINTS({}) is outside 1..{}", points, max_points_per_test));
+      fail(at, fmt::format("POINTS({}) must be a whole number from 1 to {}", digits,
+                           max_points_per_test));
     return points;
   }
 
