@@ -258,6 +258,49 @@ def check_escaping(grader, fixture, workdir):
           "control characters in test output are shown escaped", repr(result.stdout[:400]))
 
 
+BAD_SOURCES = {
+    "no POINTS": ('TEST_CASE("a") {}\n', "has no POINTS(n)"),
+    "zero points": ('TEST_CASE("a" * POINTS(0)) {}\n', "from 1 to 100"),
+    "too many points": ('TEST_CASE("a" * POINTS(1000)) {}\n', "from 1 to 100"),
+    "a name used twice": ('TEST_CASE("a" * POINTS(1)) {}\n\nTEST_CASE("a" * POINTS(1)) {}\n',
+                          "a second test case"),
+    "a wildcard in a name": ('TEST_CASE("a*" * POINTS(1)) {}\n', "must not"),
+    "a name that is not a literal": ('TEST_CASE(name * POINTS(1)) {}\n', "string literal"),
+}
+
+
+def check_test_sources(grader, fixture, workdir):
+    """The tests and points come from the sources; bad sources are refused
+    with file and line, and a declared test the binary lacks fails."""
+    for what, (text, message) in BAD_SOURCES.items():
+        path = os.path.join(workdir, "bad_test.cpp")
+        with open(path, "w") as f:
+            f.write("// a test source\n" + text)
+        result = run_grader(grader, "--binary", fixture, "--sources", path)
+        check(result.returncode == 2 and message in result.stderr and "bad_test.cpp:" in result.stderr,
+              f"a test source with {what} is refused, naming the file and line", result.stderr)
+    path = os.path.join(workdir, "declared_test.cpp")
+    json_path = os.path.join(workdir, "declared.json")
+    with open(path, "w") as f:
+        f.write('// TEST_CASE("in a comment") is not a test\n'
+                '/* TEST_CASE("nor in a block comment" * POINTS(50)) */\n'
+                'const char* s = "TEST_CASE(\\"nor in a string\\")";\n'
+                'TEST_CASE("passes" * POINTS(1) * doctest::timeout(30)) {}\n'
+                'TEST_CASE("not in the binary" // a comment in between\n'
+                '          * POINTS(3)) {}\n')
+    result = run_grader(grader, "--binary", fixture, "--sources", path, "--json", json_path)
+    tests = {t["name"]: t for t in finished_tests(json_path)}
+    check(set(tests) == {"passes", "not in the binary"},
+          "only the TEST_CASEs of the sources are graded, whatever the binary holds",
+          repr(sorted(tests)) + result.stderr)
+    missing = tests.get("not in the binary", {})
+    check(missing.get("status") == "fail" and missing.get("points_possible") == 3 and
+          "no test case is named exactly" in missing.get("message", ""),
+          "a declared test the binary lacks fails", repr(missing)[:400])
+    check(result.stdout.rstrip().splitlines()[-1:] == ["Score: 1/4"],
+          "the score's total comes from the sources", result.stdout[-200:])
+
+
 def check_usage_error(grader, workdir):
     builddir = os.path.join(workdir, "build")
     os.makedirs(builddir, exist_ok=True)
@@ -286,6 +329,7 @@ def main():
         check_usage_error(grader, workdir)
         check_bad_command_lines(grader, fixture, workdir)
         check_escaping(grader, fixture, workdir)
+        check_test_sources(grader, fixture, workdir)
     print(f"{PASSED} passed, {FAILED} failed")
     return 1 if FAILED else 0
 
