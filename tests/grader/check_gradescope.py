@@ -10,6 +10,7 @@ Usage: check_gradescope.py SOURCE_ROOT
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -53,6 +54,24 @@ def submission_from(source_root, where, solved):
             relative = os.path.relpath(os.path.join(folder, name), solution)
             if os.path.exists(os.path.join(student, relative)):
                 shutil.copyfile(os.path.join(folder, name), os.path.join(student, relative))
+
+
+def expected_points(autograder, source_root):
+    """Chapter 01's points and test count, with the example's hidden tests,
+    as the bundle's own grader reads them from the sources."""
+    source = os.path.join(autograder, "source")
+    table = subprocess.run([os.path.join(source, "build", "tools", "grader", "grader"),
+                            "--builddir", os.path.join(source, "build"), "--points", "1"],
+                           capture_output=True, text=True, check=True).stdout
+    row = next(line for line in table.splitlines() if CHAPTER in line).split("|")
+    points, count = int(row[3]), int(row[2])
+    hidden = os.path.join(source_root, "tests", "grader", "hidden-example", CHAPTER)
+    for name in os.listdir(hidden):
+        with open(os.path.join(hidden, name)) as f:
+            found = re.findall(r"\* POINTS\((\d+)\)", f.read())
+        points += sum(int(p) for p in found)
+        count += len(found)
+    return points, count
 
 
 def run_autograder(autograder, fill):
@@ -108,17 +127,19 @@ def main():
         # The starter first: setup.sh built the copy with it, so nothing is rebuilt.
         finished, results = run_autograder(
             autograder, lambda where: submission_from(source_root, where, solved=False))
-        check(results.get("score") == 0 and len(results.get("tests", [])) == 17 and
+        full, count = expected_points(autograder, source_root)
+        check(results.get("score") == 0 and len(results.get("tests", [])) == count and
               all(t["status"] == "failed" for t in results["tests"]),
               "an untouched starter scores 0, with a failed entry per test",
               repr(results)[:600])
 
+        full, count = expected_points(autograder, source_root)
         finished, results = run_autograder(
             autograder, lambda where: submission_from(source_root, where, solved=True))
         tests = results.get("tests", [])
         hidden = [t for t in tests if "hidden:" in t.get("name", "")]
-        check(results.get("score") == 31 and len(tests) == 17,
-              "a complete submission scores 28 + 3 hidden points in results.json",
+        check(results.get("score") == full and len(tests) == count,
+              f"a complete submission scores {full} (hidden tests included) in results.json",
               f"{results.get('score')} over {len(tests)} tests; {finished.stderr[-1500:]}")
         check(len(hidden) == 2 and all(t["visibility"] == "after_published" and
                                        t["score"] == t["max_score"] for t in hidden),

@@ -14,6 +14,7 @@ into rt/rt.hpp, which every test includes, or next to it.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,8 @@ PASSED = 0
 FAILED = 0
 CHAPTER = "01-executor"
 ROOT = os.geteuid() == 0
+# Set in main(): the course's root, chapter 01's points, and its first test.
+SOURCE_ROOT = FULL = FIRST_TEST = FIRST_POINTS = None
 
 
 def check(condition, what, detail=""):
@@ -52,7 +55,7 @@ ATTACKS = {
 """,
     # A test named like a real one, with a thousand points, and a new one.
     "extra-test-cases": INCLUDE_DOCTEST + """
-TEST_CASE("spawned tasks run to completion" * doctest::description("points:1000")) {}
+TEST_CASE("FIRST_TEST" * doctest::description("points:1000")) {}
 TEST_CASE("bonus points" * doctest::description("points:1000")) {}
 """,
     # Replaces libc's write() to turn the record's "fail" into "pass".
@@ -141,25 +144,25 @@ namespace rt { int never_defined(); static const int g_linked = never_defined();
 # be listed (substrings), needs root). Ordered so that consecutive
 # submissions differ in few files: the copy rebuilds only what changed.
 CASES = [
-    ("honest", "solution", None, {}, 28, [], False),
-    ("escapes with a double fork", "solution", "escape-and-rewrite", {}, 28,
+    ("honest", "solution", None, {}, "full", [], False),
+    ("escapes with a double fork", "solution", "escape-and-rewrite", {}, "full",
      ["calls fork()", "calls setsid()"], True),
-    ("stops the grader", "solution", "stop-the-grader", {}, 28,
+    ("stops the grader", "solution", "stop-the-grader", {}, "full",
      ["calls kill()", "calls getppid()"], True),
-    ("sets sanitizer options", "solution", "sanitizer-hook", {}, 28,
+    ("sets sanitizer options", "solution", "sanitizer-hook", {}, "full",
      ["touches a sanitizer's hook (__tsan_default_options)",
       "defines '__tsan_default_options'"], False),
     ("does not link", "solution", "link-error", {}, 0, [], False),
     ("changes build files and tests", "solution", None, {
         f"chapters/{CHAPTER}/meson.build": "run_command('touch', 'MARKER', check: false)\n",
         f"tests/{CHAPTER}/spawn_test.cpp": "// every check removed\n",
-    }, 28, [], False),
-    ("adds test cases worth 1000 points", "solution", "extra-test-cases", {}, 26,
+    }, "full", [], False),
+    ("adds test cases worth 1000 points", "solution", "extra-test-cases", {}, "full - first",
      ["includes doctest"], False),
     ("untouched starter", "starter", None, {}, 0, [], False),
     ("replaces libc's write", "starter", "replace-libc-write", {}, 0,
      ["declares libc's write()", "defines 'write'"], False),
-    ("forges a pass before main", "starter", "forge-before-main", {}, 28,
+    ("forges a pass before main", "starter", "forge-before-main", {}, "full",
      ["reads /proc"], False),
     ("redefines TEST_CASE", "starter", "redefine-test-case", {}, 0,
      ["redefines the test macro or name 'TEST_CASE'", "includes doctest"], False),
@@ -171,6 +174,22 @@ CASES = [
 
 # Extra grader options, per attack.
 OPTIONS = {"silence-tsan": ["--sanitize", "thread"]}
+
+
+def chapter_points(grader, builddir):
+    """The chapter's total, and the first test's name and points, from the
+    sources, so that this check follows the course's tests as they change."""
+    table = subprocess.run([grader, "--builddir", builddir, "--points", CHAPTER[:2]],
+                           capture_output=True, text=True, check=True).stdout
+    total = int(next(line for line in table.splitlines() if CHAPTER in line).split("|")[3])
+    tests_dir = os.path.join(SOURCE_ROOT, "tests", CHAPTER)
+    for name in sorted(os.listdir(tests_dir)):
+        if name.endswith(".cpp"):
+            with open(os.path.join(tests_dir, name)) as f:
+                found = re.search(r'TEST_CASE\("([^"]+)" \* POINTS\((\d+)\)\)', f.read())
+            if found:
+                return total, found.group(1), int(found.group(2))
+    raise SystemExit(f"no TEST_CASE in {tests_dir}")
 
 
 def grade(grader, builddir, workdir, submission, json_path, *extra):
@@ -230,6 +249,7 @@ def load(path):
 
 def run_case(grader, builddir, source_root, workdir, scratch, case):
     name, start, attack, extra_files, score, must_find, needs_root = case
+    score = {"full": FULL, "full - first": FULL - FIRST_POINTS}.get(score, score)
     if needs_root and not ROOT:
         print(f"skipped (needs root for the sandbox): {name}")
         return
@@ -238,7 +258,7 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     results_dir = tempfile.mkdtemp(prefix="results-", dir=scratch)
     json_path = os.path.join(results_dir, "results.json")
     marker = os.path.join(tempfile.gettempdir(), f"grader-escape-marker-{os.getpid()}")
-    paths = {"MARKER": marker, "RESULTS": json_path}
+    paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST}
     make_submission(source_root, where, start, attack, extra_files, paths)
     finished, seconds = grade(grader, builddir, workdir, where, json_path,
                               *OPTIONS.get(attack, []))
@@ -249,15 +269,15 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
               finished.stderr[-2000:])
         return
     findings = [f"{f['where']}: {f['what']}" for f in record["integrity"]["findings"]]
-    check(record["complete"] and record["score"] == score and record["max_score"] == 28,
-          f"{name}: scores exactly {score}/28",
+    check(record["complete"] and record["score"] == score and record["max_score"] == FULL,
+          f"{name}: scores exactly {score}/{FULL}",
           f"got {record['score']}/{record['max_score']}; " + finished.stdout[-1500:])
     for wanted in must_find:
         check(any(wanted in f for f in findings), f"{name}: the integrity report names '{wanted}'",
               repr(findings))
     if not must_find:
         check(not findings, f"{name}: the integrity report is empty", repr(findings))
-    check(finished.returncode == (0 if score == 28 else 1),
+    check(finished.returncode == (0 if score == FULL else 1),
           f"{name}: the exit status says whether marks were missing", str(finished.returncode))
     if attack == "escape-and-rewrite":
         time.sleep(4)  # longer than the escaped grandchild waits
@@ -292,10 +312,13 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
 
 
 def main():
+    global SOURCE_ROOT, FULL, FIRST_TEST, FIRST_POINTS
     if len(sys.argv) != 4:
         print(__doc__)
         return 2
     grader, builddir, source_root = (os.path.abspath(p) for p in sys.argv[1:])
+    SOURCE_ROOT = source_root
+    FULL, FIRST_TEST, FIRST_POINTS = chapter_points(grader, builddir)
     with tempfile.TemporaryDirectory(prefix="check-submissions-") as scratch:
         os.chmod(scratch, 0o755)
         # One copy of the course for every submission, so each rebuilds only

@@ -105,6 +105,16 @@ using Plan = std::map<std::string, fs::path>;
 
 void plan_hidden_tests(Plan& plan, const CopyRequest& request) {
   if (request.hidden.empty()) return;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(request.hidden, error)) {
+    std::string name = entry.path().filename().string();
+    bool known = std::find(request.chapters.begin(), request.chapters.end(), name) !=
+                 request.chapters.end();
+    if (entry.is_directory(error) && !known)
+      throw UsageError("--hidden " + request.hidden + ": '" + name +
+                       "' is not a chapter; hidden tests go in folders named like the "
+                       "chapters (" + request.chapters.front() + ", ...)");
+  }
   int found = 0;
   for (const std::string& chapter : request.chapters) {
     std::vector<std::string> sources = test_sources_in(request.hidden + "/" + chapter);
