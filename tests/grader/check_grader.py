@@ -29,6 +29,7 @@ EXPECTED = {
     "prints a fake pass line": (1, "exited early"),
     "calls exit half-way": (1, "exited early"),
     "throws an exception": (1, "fail"),
+    "stops the grader": (1, "pass"),
 }
 TIMEOUT = 2
 
@@ -251,6 +252,20 @@ def check_bad_command_lines(grader, fixture, workdir):
               result.stderr)
 
 
+def check_stopped_grader(grader, fixture):
+    """A test that sends the grader SIGSTOP cannot stall it, sandboxed or not."""
+    for mode in ("--sandbox", "--no-sandbox") if os.geteuid() == 0 else ("--no-sandbox",):
+        started = time.monotonic()
+        try:
+            result = run_grader(grader, *fixture_args(fixture), "--filter", "stops the grader",
+                                mode, timeout=60)
+            passed = result.returncode == 0 and time.monotonic() - started < 10
+            detail = result.stdout[-400:]
+        except subprocess.TimeoutExpired:
+            passed, detail = False, "the grader stayed stopped"
+        check(passed, f"SIGSTOP from a test does not stall the grader ({mode})", detail)
+
+
 def check_escaping(grader, fixture, workdir):
     """Control characters a test prints never reach the terminal raw."""
     result = run_grader(grader, *fixture_args(fixture), "--filter", "calls exit")
@@ -329,6 +344,7 @@ def main():
         check_usage_error(grader, workdir)
         check_bad_command_lines(grader, fixture, workdir)
         check_escaping(grader, fixture, workdir)
+        check_stopped_grader(grader, fixture)
         check_test_sources(grader, fixture, workdir)
     print(f"{PASSED} passed, {FAILED} failed")
     return 1 if FAILED else 0

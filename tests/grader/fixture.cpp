@@ -61,6 +61,13 @@ TEST_CASE("calls exit half-way" * POINTS(1)) {
   std::exit(0);
 }
 
+// Refused in sandbox mode (another user); undone by the grader's watchdog
+// otherwise. Either way the grader goes on, and the test passes.
+TEST_CASE("stops the grader" * POINTS(1)) {
+  kill(getppid(), SIGSTOP);
+  CHECK(true);
+}
+
 TEST_CASE("throws an exception" * POINTS(1)) {
   throw std::runtime_error("boom from the fixture");
 }

@@ -45,7 +45,8 @@ ChildOutcome run_child(const ChildRequest& request);
 // Kills the running child's process group if the grader is interrupted, so
 // that no test outlives the grader, and makes the grader the subreaper of
 // everything its children start: a process that double-forks and calls
-// setsid still ends up the grader's child, to be killed with its test.
+// setsid still ends up the grader's child, to be killed with its test; and
+// starts a watchdog that resumes the grader should a test stop it.
 void install_process_guards();
 
 }  // namespace grader
