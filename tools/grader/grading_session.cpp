@@ -68,7 +68,9 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
     // not be graded when the code no longer compiles.
     BuildResult built = build_target(build_dir_, binary.target);
     if (!built.ok) return report_not_compiling(chapter.chapter, binary, built.errors);
-    test_object_dirs_.push_back(binary.path + ".p");
+    // The chapter's own tests include the student's headers like every
+    // other: their objects are enough to scan.
+    if (!binary.regression) test_object_dirs_.push_back(binary.path + ".p");
   }
   std::string runnable;
   try {
