@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The grader's own tests: grades the misbehaving fixture binary and checks
 that every kind of failure is reported as what it is, that the result files
-are valid JSON (also when the grader is killed half-way), and that --repeat
-and usage errors behave.
+are valid JSON (also when the grader is killed half-way), that --repeat
+behaves, and that bad command lines fail fast with exit status 2 and touch
+nothing.
 
-Usage: check_grader.py GRADER FIXTURE
+Usage: check_grader.py GRADER FIXTURE FIXTURE_SOURCE
 """
 
 import json
@@ -28,6 +29,7 @@ EXPECTED = {
     "prints a fake pass line": (1, "exited early"),
     "calls exit half-way": (1, "exited early"),
     "throws an exception": (1, "fail"),
+    "stops the grader": (1, "pass"),
 }
 TIMEOUT = 2
 
@@ -43,9 +45,16 @@ def check(condition, what, detail=""):
         print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
 
 
+SOURCE = None  # the fixture's source, where the grader reads its tests
+
+
 def run_grader(grader, *args, timeout=240):
     return subprocess.run([grader, *args], capture_output=True, text=True,
                           errors="replace", timeout=timeout)
+
+
+def fixture_args(fixture):
+    return ["--binary", fixture, "--sources", SOURCE]
 
 
 def load_json(path):
@@ -71,7 +80,7 @@ def check_listing(fixture):
 def check_full_run(grader, fixture, workdir):
     json_path = os.path.join(workdir, "full.json")
     gradescope_path = os.path.join(workdir, "full-gradescope.json")
-    result = run_grader(grader, "--binary", fixture, "--timeout", str(TIMEOUT),
+    result = run_grader(grader, *fixture_args(fixture), "--timeout", str(TIMEOUT),
                         "--json", json_path, "--gradescope", gradescope_path)
     print(result.stdout)
     check(result.returncode == 1, "the grader exits 1 when marks are missing",
@@ -166,11 +175,13 @@ def check_killed_run(grader, fixture, workdir):
     """Kills the grader once three tests are done (the fourth hangs)."""
     json_path = os.path.join(workdir, "killed.json")
     gradescope_path = os.path.join(workdir, "killed-gradescope.json")
-    process = subprocess.Popen([grader, "--binary", fixture, "--timeout", "60",
+    process = subprocess.Popen([grader, *fixture_args(fixture), "--timeout", "60",
                                 "--json", json_path, "--gradescope", gradescope_path],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while len(finished_tests(json_path)) < 3 and time.monotonic() < deadline:
+    # The Gradescope file is written just after the JSON: wait for both.
+    while (len(finished_tests(json_path)) < 3 or len(finished_tests(gradescope_path)) < 3) \
+            and time.monotonic() < deadline:
         time.sleep(0.05)
     done = [t["name"] for t in finished_tests(json_path)]
     process.send_signal(signal.SIGKILL)
@@ -191,7 +202,7 @@ def check_killed_run(grader, fixture, workdir):
 
 def check_repeat(grader, fixture, workdir):
     json_path = os.path.join(workdir, "repeat.json")
-    result = run_grader(grader, "--binary", fixture, "--filter", "passes", "--repeat", "3",
+    result = run_grader(grader, *fixture_args(fixture), "--filter", "passes", "--repeat", "3",
                         "--json", json_path)
     check(result.returncode == 0, "--repeat 3 of a passing test exits 0",
           result.stdout + result.stderr)
@@ -201,11 +212,108 @@ def check_repeat(grader, fixture, workdir):
     check(result.stdout.rstrip().splitlines()[-1:] == ["Score: 1/1"],
           "--filter keeps only the match")
 
-    result = run_grader(grader, "--binary", fixture, "--filter", "crashes", "--repeat", "3",
+    result = run_grader(grader, *fixture_args(fixture), "--filter", "crashes", "--repeat", "3",
                         "--json", json_path)
     tests = finished_tests(json_path)
     check(result.returncode == 1 and len(tests) == 1 and tests[0]["failed_runs"] == 3
           and "3 of 3" in tests[0]["message"], "--repeat reports how many runs failed", repr(tests))
+
+
+def check_bad_command_lines(grader, fixture, workdir):
+    """Each of these must fail at once, with exit 2, before any test runs."""
+    json_path = os.path.join(workdir, "never.json")
+    locked = os.path.join(workdir, "locked")
+    os.makedirs(locked, exist_ok=True)
+    cases = {
+        "--timeout nan": ["--timeout", "nan"],
+        "--timeout inf": ["--timeout", "inf"],
+        "--timeout 1e10": ["--timeout", "1e10"],
+        "--timeout -1": ["--timeout", "-1"],
+        "--repeat 0": ["--repeat", "0"],
+        "--repeat 1e9": ["--repeat", "1000000000"],
+        "--json in a missing folder": ["--gradescope", os.path.join(workdir, "no", "such.json")],
+        "--json naming a folder": ["--json", locked],
+        "--binary without --sources": ["--binary", fixture],
+    }
+    for what, extra in cases.items():
+        args = extra if what == "--binary without --sources" else [*fixture_args(fixture), *extra]
+        started = time.monotonic()
+        result = run_grader(grader, *args, "--json", json_path) if "--json" not in extra \
+            else run_grader(grader, *args)
+        check(result.returncode == 2 and time.monotonic() - started < 5
+              and result.stdout.strip() == "" and not os.path.exists(json_path),
+              f"{what} is refused at once with exit 2 and no result file",
+              f"exit {result.returncode}; stdout {result.stdout[:200]!r}; stderr {result.stderr[:300]!r}")
+    if os.geteuid() != 0:  # root may write anywhere
+        os.chmod(locked, 0o500)
+        result = run_grader(grader, *fixture_args(fixture), "--json",
+                            os.path.join(locked, "r.json"))
+        check(result.returncode == 2, "an unwritable --json folder is refused with exit 2",
+              result.stderr)
+
+
+def check_stopped_grader(grader, fixture):
+    """A test that sends the grader SIGSTOP cannot stall it, sandboxed or not."""
+    for mode in ("--sandbox", "--no-sandbox") if os.geteuid() == 0 else ("--no-sandbox",):
+        started = time.monotonic()
+        try:
+            result = run_grader(grader, *fixture_args(fixture), "--filter", "stops the grader",
+                                mode, timeout=60)
+            passed = result.returncode == 0 and time.monotonic() - started < 10
+            detail = result.stdout[-400:]
+        except subprocess.TimeoutExpired:
+            passed, detail = False, "the grader stayed stopped"
+        check(passed, f"SIGSTOP from a test does not stall the grader ({mode})", detail)
+
+
+def check_escaping(grader, fixture, workdir):
+    """Control characters a test prints never reach the terminal raw."""
+    result = run_grader(grader, *fixture_args(fixture), "--filter", "calls exit")
+    check("\x1b" not in result.stdout and "\\x1b[31m" in result.stdout,
+          "control characters in test output are shown escaped", repr(result.stdout[:400]))
+
+
+BAD_SOURCES = {
+    "no POINTS": ('TEST_CASE("a") {}\n', "has no POINTS(n)"),
+    "zero points": ('TEST_CASE("a" * POINTS(0)) {}\n', "from 1 to 100"),
+    "too many points": ('TEST_CASE("a" * POINTS(1000)) {}\n', "from 1 to 100"),
+    "a name used twice": ('TEST_CASE("a" * POINTS(1)) {}\n\nTEST_CASE("a" * POINTS(1)) {}\n',
+                          "a second test case"),
+    "a wildcard in a name": ('TEST_CASE("a*" * POINTS(1)) {}\n', "must not"),
+    "a name that is not a literal": ('TEST_CASE(name * POINTS(1)) {}\n', "string literal"),
+}
+
+
+def check_test_sources(grader, fixture, workdir):
+    """The tests and points come from the sources; bad sources are refused
+    with file and line, and a declared test the binary lacks fails."""
+    for what, (text, message) in BAD_SOURCES.items():
+        path = os.path.join(workdir, "bad_test.cpp")
+        with open(path, "w") as f:
+            f.write("// a test source\n" + text)
+        result = run_grader(grader, "--binary", fixture, "--sources", path)
+        check(result.returncode == 2 and message in result.stderr and "bad_test.cpp:" in result.stderr,
+              f"a test source with {what} is refused, naming the file and line", result.stderr)
+    path = os.path.join(workdir, "declared_test.cpp")
+    json_path = os.path.join(workdir, "declared.json")
+    with open(path, "w") as f:
+        f.write('// TEST_CASE("in a comment") is not a test\n'
+                '/* TEST_CASE("nor in a block comment" * POINTS(50)) */\n'
+                'const char* s = "TEST_CASE(\\"nor in a string\\")";\n'
+                'TEST_CASE("passes" * POINTS(1) * doctest::timeout(30)) {}\n'
+                'TEST_CASE("not in the binary" // a comment in between\n'
+                '          * POINTS(3)) {}\n')
+    result = run_grader(grader, "--binary", fixture, "--sources", path, "--json", json_path)
+    tests = {t["name"]: t for t in finished_tests(json_path)}
+    check(set(tests) == {"passes", "not in the binary"},
+          "only the TEST_CASEs of the sources are graded, whatever the binary holds",
+          repr(sorted(tests)) + result.stderr)
+    missing = tests.get("not in the binary", {})
+    check(missing.get("status") == "fail" and missing.get("points_possible") == 3 and
+          "no test case is named exactly" in missing.get("message", ""),
+          "a declared test the binary lacks fails", repr(missing)[:400])
+    check(result.stdout.rstrip().splitlines()[-1:] == ["Score: 1/4"],
+          "the score's total comes from the sources", result.stdout[-200:])
 
 
 def check_usage_error(grader, workdir):
@@ -223,16 +331,21 @@ def check_usage_error(grader, workdir):
 
 
 def main():
-    if len(sys.argv) != 3:
+    global SOURCE
+    if len(sys.argv) != 4:
         print(__doc__)
         return 2
-    grader, fixture = (os.path.abspath(p) for p in sys.argv[1:])
+    grader, fixture, SOURCE = (os.path.abspath(p) for p in sys.argv[1:])
     with tempfile.TemporaryDirectory(prefix="check-grader-") as workdir:
         check_listing(fixture)
         check_full_run(grader, fixture, workdir)
         check_killed_run(grader, fixture, workdir)
         check_repeat(grader, fixture, workdir)
         check_usage_error(grader, workdir)
+        check_bad_command_lines(grader, fixture, workdir)
+        check_escaping(grader, fixture, workdir)
+        check_stopped_grader(grader, fixture)
+        check_test_sources(grader, fixture, workdir)
     print(f"{PASSED} passed, {FAILED} failed")
     return 1 if FAILED else 0
 

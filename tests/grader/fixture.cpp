@@ -55,8 +55,17 @@ TEST_CASE("prints a fake pass line" * POINTS(1)) {
   std::_Exit(0);
 }
 
+// Its last words are terminal escapes, which the console must show escaped.
 TEST_CASE("calls exit half-way" * POINTS(1)) {
+  std::printf("\x1b[31mred \x1b[2J\n");
   std::exit(0);
+}
+
+// Refused in sandbox mode (another user); undone by the grader's watchdog
+// otherwise. Either way the grader goes on, and the test passes.
+TEST_CASE("stops the grader" * POINTS(1)) {
+  kill(getppid(), SIGSTOP);
+  CHECK(true);
 }
 
 TEST_CASE("throws an exception" * POINTS(1)) {

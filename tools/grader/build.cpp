@@ -26,8 +26,13 @@ bool is_ninja_chatter(const std::string& line) {
          line.rfind("FAILED: ", 0) == 0;
 }
 
+// Compiler errors say "error"; the linker's say what is undefined or
+// defined twice, and only its last line says "error".
 bool mentions_error(const std::string& line) {
-  return line.find("error") != std::string::npos || line.find("Error") != std::string::npos;
+  for (const char* marker : {"error", "Error", "undefined reference", "multiple definition",
+                             "relocation ", "cannot find -l", "ld returned"})
+    if (line.find(marker) != std::string::npos) return true;
+  return false;
 }
 
 // From the first line that mentions an error, a screenful: enough to see

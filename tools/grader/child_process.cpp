@@ -1,15 +1,21 @@
 // Starting, watching and stopping one child process; see child_process.hpp.
 #include "child_process.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <system_error>
 
 #include "output_capture.hpp"
@@ -24,6 +30,10 @@ using Clock = std::chrono::steady_clock;
 
 // The process group of the child being run, for the interrupt handler.
 volatile sig_atomic_t g_running_group = 0;
+
+// The watchdog that resumes a stopped grader (see install_process_guards):
+// a child of the grader that must survive kill_leftovers.
+pid_t g_watchdog = 0;
 
 void on_interrupt(int signal_number) {
   pid_t group = g_running_group;
@@ -51,10 +61,8 @@ void close_fd(int& fd) {
 
 // Our environment plus the request's, prepared before fork because the
 // child may only make async-signal-safe calls.
-std::vector<std::string> environment_for(const ChildRequest& request, int result_fd) {
-  std::vector<std::pair<std::string, std::string>> added = request.environment;
-  if (!request.result_fd_variable.empty())
-    added.emplace_back(request.result_fd_variable, std::to_string(result_fd));
+std::vector<std::string> environment_for(const ChildRequest& request) {
+  const std::vector<std::pair<std::string, std::string>>& added = request.environment;
   std::vector<std::string> entries;
   for (char** e = environ; *e != nullptr; ++e) {
     std::string entry = *e;
@@ -73,22 +81,122 @@ std::vector<char*> pointers_to(std::vector<std::string>& strings) {
   return pointers;
 }
 
-[[noreturn]] void become_child(char** argv, char** envp, int output_fd, int result_fd,
-                               pid_t grader) {
-  setpgid(0, 0);
-  // If the grader dies, even by SIGKILL, its test must not live on.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != grader) _exit(127);
-  int null_fd = open("/dev/null", O_RDONLY);
-  dup2(null_fd, STDIN_FILENO);
-  dup2(output_fd, STDOUT_FILENO);
-  dup2(output_fd, STDERR_FILENO);
-  if (result_fd >= 0) fcntl(result_fd, F_SETFD, 0);
-  execvpe(argv[0], argv, envp);
-  const char message[] = "grader: cannot execute the program\n";
-  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+[[noreturn]] void child_failed(const char* message) {
+  ssize_t ignored = write(STDERR_FILENO, message, std::strlen(message));
   (void)ignored;
   _exit(127);
+}
+
+// What the child is, set up between fork and exec (async-signal-safe calls
+// only).
+struct ChildSetup {
+  char** argv;
+  char** envp;
+  int output_fd;
+  int channel_fd;  // -1 when there is no result channel
+  const char* working_dir;
+  const std::optional<std::pair<uid_t, gid_t>>* run_as;
+  pid_t grader;
+};
+
+[[noreturn]] void become_child(const ChildSetup& s) {
+  setpgid(0, 0);
+  int null_fd = open("/dev/null", O_RDONLY);
+  dup2(null_fd, STDIN_FILENO);
+  dup2(s.output_fd, STDOUT_FILENO);
+  dup2(s.output_fd, STDERR_FILENO);
+  if (s.channel_fd >= 0) {
+    if (s.channel_fd != 3 && dup2(s.channel_fd, 3) != 3) child_failed("grader: no channel\n");
+    fcntl(3, F_SETFD, 0);
+  }
+  // Nothing else the grader holds (result files, build logs) is inherited.
+  close_range(s.channel_fd >= 0 ? 4 : 3, ~0U, 0);
+  if (s.working_dir[0] != '\0' && chdir(s.working_dir) != 0)
+    child_failed("grader: cannot enter the test's working folder\n");
+  rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  if (*s.run_as) {
+    auto [uid, gid] = **s.run_as;
+    // A process per test is plenty; a fork bomb stops here, not at the machine.
+    rlimit processes{256, 256};
+    setrlimit(RLIMIT_NPROC, &processes);
+    if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
+      child_failed("grader: cannot switch to the sandbox user\n");
+  }
+  // If the grader dies, even by SIGKILL, its test must not live on. Set
+  // after setuid, which clears it.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != s.grader) _exit(127);
+  execvpe(s.argv[0], s.argv, s.envp);
+  child_failed("grader: cannot execute the program\n");
+}
+
+// The processes whose parent is the grader, read from /proc: with the
+// grader as subreaper, every orphan of a test lands here.
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> children;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return children;
+  while (dirent* entry = readdir(proc)) {
+    char* end = nullptr;
+    long pid = std::strtol(entry->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    std::ifstream stat(std::string("/proc/") + entry->d_name + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // The command name may hold spaces and parentheses: fields follow the last ')'.
+    auto paren = line.rfind(')');
+    if (paren == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0;
+    if (std::sscanf(line.c_str() + paren + 1, " %c %ld", &state, &ppid) == 2 && ppid == parent)
+      children.push_back(static_cast<pid_t>(pid));
+  }
+  closedir(proc);
+  return children;
+}
+
+// Kills and reaps every child the grader has, round after round, because
+// killing one hands its own children to the grader.
+void kill_leftovers() {
+  for (int round = 0; round < 1000; ++round) {
+    std::vector<pid_t> children = children_of(getpid());
+    children.erase(std::remove(children.begin(), children.end(), g_watchdog), children.end());
+    if (children.empty()) break;
+    for (pid_t child : children) kill(child, SIGKILL);
+    for (pid_t child : children) waitpid(child, nullptr, 0);
+  }
+  // Reaps what already exited, but never waits for the watchdog.
+  for (pid_t child : children_of(getpid()))
+    if (child != g_watchdog) waitpid(child, nullptr, WNOHANG);
+}
+
+// The state letter in /proc/PID/stat: 'T' when stopped by a signal.
+char process_state(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return '?';
+  auto paren = line.rfind(')');
+  return paren == std::string::npos || paren + 2 >= line.size() ? '?' : line[paren + 2];
+}
+
+// A test running as the grader's own user can send it SIGSTOP, which no
+// handler can catch; a second process can undo it. It polls ten times a
+// second and dies with the grader.
+void start_watchdog() {
+  pid_t grader = getpid();
+  pid_t pid = fork();
+  if (pid != 0) {
+    g_watchdog = pid > 0 ? pid : 0;
+    return;
+  }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  close_range(0, ~0U, 0);
+  while (getppid() == grader) {
+    if (process_state(grader) == 'T') kill(grader, SIGCONT);
+    usleep(100 * 1000);
+  }
+  _exit(0);
 }
 
 // Reads what is there; closes and forgets the descriptor at end of file.
@@ -108,7 +216,8 @@ class Watch {
       : pid_(pid),
         capture_(request.head_limit, request.tail_limit),
         output_fd_(output_fd),
-        result_fd_(result_fd) {
+        result_fd_(result_fd),
+        kill_descendants_(request.kill_descendants) {
     if (request.timeout)
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(*request.timeout);
   }
@@ -116,7 +225,16 @@ class Watch {
   ChildOutcome run() {
     while (!finished()) wait_a_little();
     kill(-pid_, SIGKILL);  // whatever it left running in its group
-    if (!reaped_) waitpid(pid_, &status_, 0);
+    if (!reaped_) {
+      kill(pid_, SIGKILL);  // itself, should it have left the group
+      waitpid(pid_, &status_, 0);
+    }
+    if (kill_descendants_) {
+      // Everything else it started, then what they had written.
+      kill_leftovers();
+      auto until = Clock::now() + std::chrono::seconds(1);
+      while (pipes_open() && Clock::now() < until) wait_a_little();
+    }
     return outcome();
   }
 
@@ -133,7 +251,10 @@ class Watch {
       reaped_ = true;
       exited_at_ = Clock::now();
     }
-    if (reaped_ && (!pipes_open() || Clock::now() - exited_at_ > after_exit_grace)) return true;
+    // A test's leftovers are killed at once: nothing they print counts.
+    if (reaped_ && (kill_descendants_ || !pipes_open() ||
+                    Clock::now() - exited_at_ > after_exit_grace))
+      return true;
     if (deadline_ && Clock::now() >= *deadline_) timed_out_ = true;
     return timed_out_;
   }
@@ -174,36 +295,41 @@ class Watch {
   int status_ = 0;
   bool reaped_ = false;
   bool timed_out_ = false;
+  bool kill_descendants_;
 };
+
 
 }  // namespace
 
 ChildOutcome run_child(const ChildRequest& request) {
   Pipe output = make_pipe();
-  Pipe result = request.result_fd_variable.empty() ? Pipe{} : make_pipe();
-  std::vector<std::string> env = environment_for(request, result.write);
+  Pipe channel = request.result_channel ? make_pipe() : Pipe{};
+  std::vector<std::string> env = environment_for(request);
   std::vector<std::string> args = request.argv;
   std::vector<char*> envp = pointers_to(env);
   std::vector<char*> argv = pointers_to(args);
+  ChildSetup setup{argv.data(),  envp.data(),     output.write, channel.write,
+                   request.working_dir.c_str(), &request.run_as, getpid()};
 
-  pid_t grader = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
-  if (pid == 0) become_child(argv.data(), envp.data(), output.write, result.write, grader);
+  if (pid == 0) become_child(setup);
 
   setpgid(pid, pid);  // also here, so the group exists before any kill
   g_running_group = pid;
   close_fd(output.write);
-  close_fd(result.write);
-  ChildOutcome outcome = Watch(pid, request, output.read, result.read).run();
+  close_fd(channel.write);
+  ChildOutcome outcome = Watch(pid, request, output.read, channel.read).run();
   g_running_group = 0;
   return outcome;
 }
 
-void install_interrupt_cleanup() {
+void install_process_guards() {
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   std::signal(SIGHUP, on_interrupt);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  start_watchdog();
 }
 
 }  // namespace grader

@@ -1,8 +1,11 @@
 // Runs one child process the way the grader needs: in its own process
 // group (so a timeout kills everything it started), stdin from /dev/null,
-// stdout and stderr captured together through one pipe, optionally a second
-// pipe for the test's result record, and a deadline.
+// stdout and stderr captured together through one pipe, every other
+// inherited descriptor closed, optionally a result channel on descriptor 3,
+// another user's identity, and a deadline.
 #pragma once
+
+#include <sys/types.h>
 
 #include <chrono>
 #include <optional>
@@ -18,13 +21,19 @@ struct ChildRequest {
   std::optional<std::chrono::duration<double>> timeout;
   std::size_t head_limit = 64 * 1024;
   std::size_t tail_limit = 16 * 1024;
-  // When set, a result pipe is made and its number passed in this variable.
-  std::string result_fd_variable;
+  // When set, descriptor 3 of the child is a pipe that carries the test's
+  // result record back. Nothing about it is in the environment.
+  bool result_channel = false;
+  std::string working_dir;  // empty: the grader's own
+  // When set, the child drops to this user and group before exec.
+  std::optional<std::pair<uid_t, gid_t>> run_as;
+  // Kill whatever the child left behind, in its process group or not.
+  bool kill_descendants = false;
 };
 
 struct ChildOutcome {
   std::string output;  // bounded, see OutputCapture
-  std::string result;  // what arrived on the result pipe
+  std::string result;  // what arrived on the result channel
   bool timed_out = false;
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it
@@ -34,7 +43,10 @@ struct ChildOutcome {
 ChildOutcome run_child(const ChildRequest& request);
 
 // Kills the running child's process group if the grader is interrupted, so
-// that no test outlives the grader.
-void install_interrupt_cleanup();
+// that no test outlives the grader, and makes the grader the subreaper of
+// everything its children start: a process that double-forks and calls
+// setsid still ends up the grader's child, to be killed with its test; and
+// starts a watchdog that resumes the grader should a test stop it.
+void install_process_guards();
 
 }  // namespace grader

@@ -1,8 +1,13 @@
 // The grader's command line, described with CLI11 so that --help documents
-// every option.
+// every option. Every value is checked here, before anything is built or
+// run: a bad command line costs the caller nothing but a message.
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 #include "options.hpp"
 #include "usage_error.hpp"
@@ -11,27 +16,98 @@ namespace grader {
 
 namespace {
 
-void describe(CLI::App& app, Options& o, std::string& sanitizer) {
+// Longer than any honest test needs, short enough that a typo is caught.
+constexpr double max_timeout_seconds = 3600;
+constexpr int max_repeat = 1000;
+
+struct Switches {
+  std::string sanitizer;
+  bool sandbox = false;
+  bool no_sandbox = false;
+};
+
+void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_option("chapters", o.chapters,
                  "chapters to grade: 1, 1 3, 1-3, 01 (default: every chapter)");
   app.add_option("--builddir", o.builddir, "the meson build directory")->capture_default_str();
   app.add_flag("--solutions", o.solutions, "grade solutions/ instead of chapters/");
-  app.add_option("--sanitize", sanitizer, "build and run under a sanitizer")
+  app.add_option("--sanitize", s.sanitizer, "build and run under a sanitizer")
       ->check(CLI::IsMember({"thread", "address"}));
-  app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass")
-      ->check(CLI::Range(1, 100000));
+  app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default");
+  app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass");
   app.add_flag("--count-regressions", o.count_regressions,
                "count earlier chapters' tests in the score");
   app.add_flag("--own-tests", o.own_tests_only,
                "grade each chapter on its own tests only, without earlier chapters' (regressions)");
   app.add_option("--filter", o.filter, "only run tests whose name contains SUBSTRING");
   app.add_option("--binary", o.binaries,
-                 "grade this test binary directly, without building (repeatable)")
+                 "grade this test binary directly, without building (repeatable; needs --sources)")
+      ->allow_extra_args(false);
+  app.add_option("--sources", o.sources,
+                 "the test sources --binary was built from: where its tests and points are read")
       ->allow_extra_args(false);
   app.add_option("--json", o.json_file, "write the complete results as JSON to FILE");
   app.add_option("--gradescope", o.gradescope_file, "write Gradescope's results.json to FILE");
+  app.add_option("--submission", o.submission,
+                 "grade the student repository DIR in a pristine copy of the course: only the "
+                 "starter's files are taken from DIR");
+  app.add_option("--hidden", o.hidden,
+                 "also grade the hidden tests in DIR/NN-slug/*.cpp against the student's runtime");
+  app.add_option("--workdir", o.workdir,
+                 "where --submission and --hidden build their copy (default: BUILDDIR/submission)");
+  app.add_flag("--sandbox", s.sandbox,
+               "run tests as an unprivileged user, kill all they start (default when root)");
+  app.add_flag("--no-sandbox", s.no_sandbox, "run tests as the grader's own user, even as root");
+  app.add_flag("--strict", o.strict, "score 0 when the integrity report finds anything");
+  app.add_flag("--points", o.points,
+               "print each chapter's tests and points, read from the test sources, and exit");
+}
+
+void check_numbers(const Options& o) {
+  if (o.timeout && !(std::isfinite(*o.timeout) && *o.timeout > 0 &&
+                     *o.timeout <= max_timeout_seconds))
+    throw UsageError("--timeout must be a number of seconds in (0, 3600]");
+  if (o.repeat < 1 || o.repeat > max_repeat)
+    throw UsageError("--repeat must be a whole number from 1 to 1000");
+}
+
+// A result file must be writable before the first test runs, not found
+// unwritable once the grading is done.
+void check_writable(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  std::filesystem::path p(path);
+  std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : ".";
+  std::error_code error;
+  if (std::filesystem::is_directory(p, error))
+    throw UsageError(option + " " + path + ": is a directory");
+  if (!std::filesystem::is_directory(dir, error))
+    throw UsageError(option + " " + path + ": the folder " + dir.string() + " does not exist");
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    throw UsageError(option + " " + path + ": cannot write in " + dir.string());
+  if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
+    throw UsageError(option + " " + path + ": the file is not writable");
+}
+
+void check_folder(const std::string& option, const std::string& path) {
+  std::error_code error;
+  if (!path.empty() && !std::filesystem::is_directory(path, error))
+    throw UsageError(option + " " + path + ": no such folder");
+}
+
+void check_combinations(const Options& o) {
+  if (!o.binaries.empty() && !o.chapters.empty())
+    throw UsageError("chapters and --binary cannot be combined");
+  if (!o.binaries.empty() && o.sources.empty())
+    throw UsageError("--binary needs --sources: the test sources it was built from, where the "
+                     "grader reads its tests and their points");
+  if (o.binaries.empty() && !o.sources.empty())
+    throw UsageError("--sources goes with --binary");
+  if (!o.binaries.empty() && (!o.submission.empty() || !o.hidden.empty()))
+    throw UsageError("--binary cannot be combined with --submission or --hidden");
+  if (o.solutions && !o.submission.empty())
+    throw UsageError("--solutions grades the course's own solutions: drop --submission");
+  if (o.own_tests_only && o.count_regressions)
+    throw UsageError("--own-tests and --count-regressions cannot be combined");
 }
 
 }  // namespace
@@ -39,8 +115,8 @@ void describe(CLI::App& app, Options& o, std::string& sanitizer) {
 Options parse_command_line(int argc, char** argv) {
   CLI::App app{"Builds and grades the course's chapters, one test per process."};
   Options options;
-  std::string sanitizer;
-  describe(app, options, sanitizer);
+  Switches switches;
+  describe(app, options, switches);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -48,11 +124,18 @@ Options parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
-  options.sanitizer = sanitizer_from_name(sanitizer);
-  if (options.own_tests_only && options.count_regressions)
-    throw UsageError("--own-tests and --count-regressions cannot be combined");
-  if (!options.binaries.empty() && !options.chapters.empty())
-    throw UsageError("chapters and --binary cannot be combined");
+  options.sanitizer = sanitizer_from_name(switches.sanitizer);
+  if (switches.sandbox && switches.no_sandbox)
+    throw UsageError("--sandbox and --no-sandbox contradict each other");
+  // Root is where instructors' platforms (Gradescope, CI) run the grader;
+  // a student at their own machine is not root and keeps the quick mode.
+  options.sandbox = switches.sandbox || (geteuid() == 0 && !switches.no_sandbox);
+  check_numbers(options);
+  check_combinations(options);
+  check_writable("--json", options.json_file);
+  check_writable("--gradescope", options.gradescope_file);
+  check_folder("--submission", options.submission);
+  check_folder("--hidden", options.hidden);
   return options;
 }
 

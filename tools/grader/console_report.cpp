@@ -15,6 +15,23 @@ namespace {
 // Enough to see what went wrong; the JSON file has the rest.
 constexpr int detail_lines = 12;
 
+}  // namespace
+
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f)
+      out += fmt::format("\\x{:02x}", byte);
+    else
+      out += c;
+  }
+  return out;
+}
+
+namespace {
+
 void print_details(const std::string& message) {
   std::istringstream in(message);
   std::string line;
@@ -24,11 +41,12 @@ void print_details(const std::string& message) {
       fmt::print("      | ...\n");
       break;
     }
-    fmt::print("      | {}\n", line);
+    fmt::print("      | {}\n", printable(line));
   }
 }
 
 std::string label(const TestResult& r) {
+  if (r.hidden) return "(hidden) " + r.name;
   if (!r.regression) return r.name;
   return fmt::format("(regression, chapter {}{}) {}", r.test_chapter,
                      r.counted ? "" : ", not counted", r.name);
@@ -46,7 +64,7 @@ void print_test(const TestResult& r) {
   std::string status = status_name(r.status);
   if (r.failed_runs > 0 && r.runs > 1) status += fmt::format(" {}/{}", r.failed_runs, r.runs);
   fmt::print("  {:<14} {:<18} {:>3}/{:<3} {:>9}  {}\n", r.chapter, status, r.points_earned,
-             r.points_possible, timing(r), label(r));
+             r.points_possible, timing(r), printable(label(r)));
   if (r.status != Status::pass) print_details(r.message);
   std::fflush(stdout);
 }
@@ -66,14 +84,19 @@ void print_chapter_score(const std::string& chapter, const std::vector<TestResul
   fmt::print("\n\n");
 }
 
-void print_final_score(const std::vector<TestResult>& results) {
-  Score score = counted_score(results);
-  fmt::print("Score: {}/{}\n", score.earned, score.possible);
+void print_final_score(const Score& score, const std::string& note) {
+  fmt::print("Score: {}/{}{}\n", score.earned, score.possible, note);
+  std::fflush(stdout);
+}
+
+void print_block(const std::string& text) {
+  if (text.empty()) return;
+  fmt::print("{}\n", printable(text));
   std::fflush(stdout);
 }
 
 void print_progress(const std::string& note) {
-  fmt::print(stderr, "grader: {}\n", note);
+  fmt::print(stderr, "grader: {}\n", printable(note));
   std::fflush(stderr);
 }
 

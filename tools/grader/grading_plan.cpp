@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "build.hpp"
 #include "chapter_selection.hpp"
@@ -19,23 +20,46 @@ std::string test_target(const std::string& flavour, const std::string& runtime_c
                      chapter_number(test_chapter));
 }
 
+std::string hidden_target(const std::string& flavour, const std::string& chapter) {
+  return fmt::format("tests/hidden/{}-{}-hidden-{}", flavour, chapter_number(chapter),
+                     chapter_number(chapter));
+}
+
+TestBinary binary_for(const std::string& build_dir, std::string target) {
+  TestBinary binary;
+  binary.target = std::move(target);
+  binary.path = build_dir + "/" + binary.target;
+  return binary;
+}
+
 ChapterPlan plan_chapter(const std::vector<std::string>& course, const std::string& chapter,
-                         const std::string& build_dir, bool solutions, bool own_tests_only) {
+                         const std::string& source_root, const std::string& build_dir,
+                         bool solutions, bool own_tests_only) {
   std::string flavour = solutions ? "solutions" : "chapters";
-  ChapterPlan plan{chapter, {}};
+  ChapterPlan plan{chapter, {}, {}, build_dir + "/" + flavour + "/" + chapter};
+  std::vector<TestBinary> regressions;
   for (const std::string& earlier : course) {
     if (own_tests_only && earlier != chapter) continue;
-    TestBinary binary;
+    TestBinary binary = binary_for(build_dir, test_target(flavour, chapter, earlier));
     binary.test_chapter = earlier;
     binary.regression = earlier != chapter;
-    binary.target = test_target(flavour, chapter, earlier);
-    binary.path = build_dir + "/" + binary.target;
-    if (!solutions) binary.listing_target = test_target("solutions", chapter, earlier);
-    plan.binaries.push_back(binary);
+    binary.tests = declared_tests(test_sources_in(source_root + "/tests/" + earlier));
+    if (binary.regression)
+      regressions.push_back(binary);
+    else
+      plan.binaries.push_back(binary);
     if (earlier == chapter) break;
   }
+  auto hidden = test_sources_in(source_root + "/tests/hidden/" + chapter);
+  if (!hidden.empty()) {
+    TestBinary binary = binary_for(build_dir, hidden_target(flavour, chapter));
+    binary.test_chapter = chapter;
+    binary.hidden = true;
+    binary.tests = declared_tests(hidden);
+    plan.binaries.push_back(binary);
+  }
   // The chapter's own tests first, then the regressions.
-  std::rotate(plan.binaries.begin(), plan.binaries.end() - 1, plan.binaries.end());
+  plan.binaries.insert(plan.binaries.end(), regressions.begin(), regressions.end());
   return plan;
 }
 
@@ -44,27 +68,66 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The code under test of a chapter graded in place: its folder's files.
+std::vector<std::string> files_of(const std::string& source_root, const std::string& flavour,
+                                  const std::string& chapter) {
+  std::vector<std::string> files;
+  std::error_code error;
+  std::string dir = source_root + "/" + flavour + "/" + chapter;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+    if (error) break;
+    if (it->is_regular_file(error) && !is_build_file(it->path().string()))
+      files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace
 
 GradingPlan plan_from_manifest(const Options& options) {
   Manifest manifest = read_manifest(options.builddir);
   std::vector<std::string> selected = select_chapters(manifest.chapters, options.chapters);
   GradingPlan plan;
-  plan.build_dir = prepare_build_dir(options.builddir, manifest.source_root, options.sanitizer);
-  for (const std::string& chapter : selected)
-    plan.chapters.push_back(
-        plan_chapter(manifest.chapters, chapter, plan.build_dir, options.solutions,
-                     options.own_tests_only));
+  std::string source_root = manifest.source_root;
+  if (!options.submission.empty() || !options.hidden.empty()) {
+    CopyRequest request;
+    request.course_root = manifest.source_root;
+    request.chapters = manifest.chapters;
+    request.submission = options.submission.empty() ? manifest.source_root : options.submission;
+    request.hidden = options.hidden;
+    request.workdir = options.workdir.empty() ? options.builddir + "/submission" : options.workdir;
+    request.sanitizer = options.sanitizer;
+    plan.copy = prepare_copy(request);
+    plan.copied = true;
+    plan.build_dir = plan.copy.build_dir;
+    source_root = plan.copy.source_root;
+  } else {
+    plan.build_dir = prepare_build_dir(options.builddir, manifest.source_root, options.sanitizer);
+  }
+  plan.source_root = source_root;
+  std::string flavour = options.solutions ? "solutions" : "chapters";
+  for (const std::string& chapter : selected) {
+    ChapterPlan chapter_plan = plan_chapter(manifest.chapters, chapter, source_root,
+                                            plan.build_dir, options.solutions,
+                                            options.own_tests_only);
+    if (!options.solutions) chapter_plan.student_files = files_of(source_root, flavour, chapter);
+    plan.chapters.push_back(chapter_plan);
+  }
   return plan;
 }
 
 GradingPlan plan_from_binaries(const Options& options) {
   GradingPlan plan;
+  std::vector<DeclaredTest> tests = declared_tests(options.sources);
   for (const std::string& path : options.binaries) {
     std::string name = file_name(path);
-    // A bare file name would be looked up in PATH by exec.
-    std::string runnable = path.find('/') == std::string::npos ? "./" + path : path;
-    plan.chapters.push_back({name, {TestBinary{name, false, runnable, {}, {}}}});
+    TestBinary binary;
+    binary.test_chapter = name;
+    binary.path = path;
+    binary.tests = tests;
+    plan.chapters.push_back({name, {binary}, {}, {}});
   }
   return plan;
 }

@@ -1,41 +1,53 @@
 // What is going to be graded: for each chapter, the test binaries to build
-// and run. Grading chapter N runs chapter N's own tests against chapter N's
-// runtime (its score) and every earlier chapter's tests against the same
-// runtime (regressions).
+// and run, and the tests each must hold, read from the test sources.
+// Grading chapter N runs chapter N's own tests against chapter N's runtime
+// (its score), the instructor's hidden tests of chapter N if any, and every
+// earlier chapter's tests against the same runtime (regressions).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "options.hpp"
+#include "submission.hpp"
+#include "test_catalog.hpp"
 
 namespace grader {
 
 struct TestBinary {
   std::string test_chapter;  // whose tests these are
   bool regression = false;
+  bool hidden = false;
   std::string path;    // the file to run
   std::string target;  // its ninja target; empty when given with --binary
-  // The same tests built against the solution: where the test list comes
-  // from when `target` does not compile. Empty when there is none.
-  std::string listing_target;
+  std::vector<DeclaredTest> tests;
 };
 
 struct ChapterPlan {
   std::string chapter;
   std::vector<TestBinary> binaries;
+  // Where the code under test comes from, for the integrity scan: its
+  // source files, and the folder its objects are built in.
+  std::vector<std::string> student_files;
+  std::string objects_dir;
 };
 
 struct GradingPlan {
   std::string build_dir;
+  std::string source_root;  // of what is built: the course, or its copy
   std::vector<ChapterPlan> chapters;
+  // Filled in for --submission and --hidden, which grade a pristine copy.
+  bool copied = false;
+  PreparedCopy copy;
 };
 
-// From the manifest in --builddir, configuring a sanitizer build directory
-// if needed. Throws UsageError.
+// From the manifest in --builddir: the build directory itself, a sanitizer
+// build directory next to it, or a pristine copy for --submission and
+// --hidden. Throws UsageError.
 GradingPlan plan_from_manifest(const Options& options);
 
-// One "chapter" per --binary, named after the file.
+// One "chapter" per --binary, named after the file, its tests read from
+// --sources.
 GradingPlan plan_from_binaries(const Options& options);
 
 }  // namespace grader

@@ -1,27 +1,51 @@
 // Grading, test by test; see grading_session.hpp.
 #include "grading_session.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <system_error>
 
 #include "build.hpp"
 #include "console_report.hpp"
+#include "integrity.hpp"
 #include "score.hpp"
+#include "usage_error.hpp"
 
 namespace grader {
 
-GradingSession::GradingSession(const Options& options, std::string build_dir)
-    : options_(options), build_dir_(std::move(build_dir)) {
+GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
+    : options_(options),
+      build_dir_(plan.build_dir),
+      source_root_(plan.source_root),
+      area_(options.sandbox) {
   settings_ = {options.sanitizer, options.timeout, options.repeat};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
                                            : "chapters";
   run_.sanitizer = options.sanitizer;
   run_.repeat = options.repeat;
-  write_files();  // so that even a run killed at once leaves valid files
+  run_.sandbox = options.sandbox;
+  run_.strict = options.strict;
+  if (plan.copied) {
+    run_.other_changes = plan.copy.other_changes;
+    run_.missing_files = plan.copy.missing;
+  }
+  // So that even a run killed at once leaves valid files; a path that
+  // cannot be written stops the grader here, before any test runs.
+  try {
+    if (!options_.json_file.empty()) replace_file(options_.json_file, grader_json(run_));
+    if (!options_.gradescope_file.empty())
+      replace_file(options_.gradescope_file, gradescope_json(run_));
+  } catch (const std::system_error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 void GradingSession::grade(const ChapterPlan& chapter) {
-  for (const TestBinary& binary : chapter.binaries) grade_binary(chapter.chapter, binary);
+  for (const TestBinary& binary : chapter.binaries) grade_binary(chapter, binary);
+  scan(chapter);
   print_chapter_score(chapter.chapter, run_.results);
 }
 
@@ -30,56 +54,42 @@ int GradingSession::finish() {
   write_files();
   bool full = full_marks(run_.results);
   if (run_.results.empty()) print_progress("no tests were graded (check --filter)");
-  print_final_score(run_.results);
-  return full ? 0 : 1;
+  print_block(integrity_summary(run_));
+  std::string note = zeroed_by_strict(run_) ? " (--strict: the integrity report is not empty)" : "";
+  print_final_score(final_score(run_), note);
+  if (write_failed_) return 2;
+  return full && !zeroed_by_strict(run_) ? 0 : 1;
 }
 
-void GradingSession::grade_binary(const std::string& chapter, const TestBinary& binary) {
+void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& binary) {
   if (!binary.target.empty()) {
     print_progress("building " + binary.target);
     // Built every time: a binary left by an earlier successful build must
     // not be graded when the code no longer compiles.
     BuildResult built = build_target(build_dir_, binary.target);
-    if (!built.ok) return report_not_compiling(chapter, binary, built.errors);
+    if (!built.ok) return report_not_compiling(chapter.chapter, binary, built.errors);
+    // The chapter's own tests include the student's headers like every
+    // other: their objects are enough to scan.
+    if (!binary.regression) test_object_dirs_.push_back(binary.path + ".p");
   }
-  std::string problem;
-  auto tests = tests_of(binary, problem);
-  if (!tests) {
-    TestResult result = blank_result(chapter, binary);
-    result.name = "(the tests of " + binary.path + ")";
-    result.message = problem;
-    return add(result);
+  std::string runnable;
+  try {
+    runnable = area_.install(binary.path);
+  } catch (const std::filesystem::filesystem_error& e) {
+    return report_not_compiling(chapter.chapter, binary,
+                                "cannot read the test binary " + binary.path + ": " + e.what());
   }
-  for (const ListedTest& test : *tests) {
+  for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
-    TestResult result = run_test(binary.path, test, settings_);
-    TestResult owner = blank_result(chapter, binary);
+    TestResult result = run_test(runnable, test, settings_, area_);
+    TestResult owner = blank_result(chapter.chapter, binary);
     result.chapter = owner.chapter;
     result.test_chapter = owner.test_chapter;
     result.regression = owner.regression;
+    result.hidden = owner.hidden;
     result.counted = owner.counted;
-    if (!result.counted) result.points_earned = 0;
     add(result);
   }
-}
-
-// Student code that crashes while listing still gets a line per test, from
-// the solution's list, each then failing on its own.
-std::optional<std::vector<ListedTest>> GradingSession::tests_of(const TestBinary& binary,
-                                                                std::string& problem) {
-  auto tests = list_tests(binary.path, settings_, problem);
-  if (!tests) {
-    if (auto from_solution = tests_from_solution(binary)) tests = from_solution;
-  }
-  return tests;
-}
-
-std::optional<std::vector<ListedTest>> GradingSession::tests_from_solution(
-    const TestBinary& binary) {
-  if (binary.listing_target.empty()) return std::nullopt;
-  if (!build_target(build_dir_, binary.listing_target).ok) return std::nullopt;
-  std::string ignored;
-  return list_tests(build_dir_ + "/" + binary.listing_target, settings_, ignored);
 }
 
 void GradingSession::report_not_compiling(const std::string& chapter, const TestBinary& binary,
@@ -87,17 +97,31 @@ void GradingSession::report_not_compiling(const std::string& chapter, const Test
   TestResult result = blank_result(chapter, binary);
   result.status = Status::does_not_compile;
   result.message = errors;
-  auto tests = tests_from_solution(binary);
-  if (!tests) {
-    result.name = "(every test of " + binary.target + ")";
-    return add(result);
-  }
-  for (const ListedTest& test : *tests) {
+  for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
     result.name = test.name;
     result.points_possible = test.points;
     add(result);
   }
+}
+
+// The integrity scan of the code under test (there is none to scan when
+// grading the solutions or a --binary).
+void GradingSession::scan(const ChapterPlan& chapter) {
+  if (chapter.student_files.empty()) return;
+  std::vector<Finding> found = scan_sources(chapter.student_files);
+  std::vector<Finding> in_objects = scan_objects({chapter.objects_dir}, test_object_dirs_);
+  found.insert(found.end(), in_objects.begin(), in_objects.end());
+  test_object_dirs_.clear();
+  for (Finding& f : found) {
+    // Shown relative to the course (or its copy) and the build directory.
+    for (const std::string& root : {source_root_, build_dir_})
+      if (!root.empty() && f.where.rfind(root + "/", 0) == 0) f.where.erase(0, root.size() + 1);
+    auto same = [&f](const Finding& g) { return g.where == f.where && g.what == f.what; };
+    if (std::none_of(run_.integrity.begin(), run_.integrity.end(), same))
+      run_.integrity.push_back(std::move(f));
+  }
+  write_files();
 }
 
 TestResult GradingSession::blank_result(const std::string& chapter,
@@ -106,6 +130,7 @@ TestResult GradingSession::blank_result(const std::string& chapter,
   result.chapter = chapter;
   result.test_chapter = binary.test_chapter;
   result.regression = binary.regression;
+  result.hidden = binary.hidden;
   result.counted = !binary.regression || options_.count_regressions;
   result.status = Status::error;
   return result;
@@ -116,7 +141,7 @@ bool GradingSession::selected(const std::string& test_name) const {
 }
 
 void GradingSession::add(TestResult result) {
-  if (!result.counted) result.points_earned = 0;
+  if (!result.counted || result.status != Status::pass) result.points_earned = 0;
   print_test(result);
   run_.results.push_back(std::move(result));
   write_files();
@@ -128,7 +153,8 @@ void GradingSession::write_files() {
     if (!options_.gradescope_file.empty())
       replace_file(options_.gradescope_file, gradescope_json(run_));
   } catch (const std::system_error& e) {
-    print_progress(e.what());
+    if (!write_failed_) print_progress(std::string(e.what()) + " (the grader will exit with 2)");
+    write_failed_ = true;
   }
 }
 

@@ -5,18 +5,40 @@
 
 #include <exception>
 
+#include "chapter_selection.hpp"
 #include "child_process.hpp"
 #include "grading_plan.hpp"
 #include "grading_session.hpp"
+#include "manifest.hpp"
+#include "test_catalog.hpp"
 #include "options.hpp"
 #include "usage_error.hpp"
 
 namespace {
 
+// The table instructors need: what each chapter's own tests are worth.
+int print_points(const grader::Options& options) {
+  grader::Manifest manifest = grader::read_manifest(options.builddir);
+  fmt::print("| chapter | tests | points |\n| --- | ---: | ---: |\n");
+  long total_tests = 0, total_points = 0;
+  for (const std::string& chapter :
+       grader::select_chapters(manifest.chapters, options.chapters)) {
+    auto tests = grader::declared_tests(
+        grader::test_sources_in(manifest.source_root + "/tests/" + chapter));
+    long points = 0;
+    for (const grader::DeclaredTest& test : tests) points += test.points;
+    fmt::print("| {} | {} | {} |\n", chapter, tests.size(), points);
+    total_tests += static_cast<long>(tests.size());
+    total_points += points;
+  }
+  fmt::print("| all | {} | {} |\n", total_tests, total_points);
+  return 0;
+}
+
 int grade(const grader::Options& options) {
   grader::GradingPlan plan = options.binaries.empty() ? grader::plan_from_manifest(options)
                                                       : grader::plan_from_binaries(options);
-  grader::GradingSession session(options, plan.build_dir);
+  grader::GradingSession session(options, plan);
   for (const grader::ChapterPlan& chapter : plan.chapters) session.grade(chapter);
   return session.finish();
 }
@@ -26,7 +48,8 @@ int grade(const grader::Options& options) {
 int main(int argc, char** argv) {
   try {
     grader::Options options = grader::parse_command_line(argc, argv);
-    grader::install_interrupt_cleanup();
+    if (options.points) return print_points(options);
+    grader::install_process_guards();
     return grade(options);
   } catch (const grader::UsageError& e) {
     fmt::print(stderr, "grader: {}\n", e.what());

@@ -20,8 +20,17 @@ struct Options {
   bool own_tests_only = false;  // skip earlier chapters' tests (regressions)
   std::string filter;                 // only tests whose name contains this
   std::vector<std::string> binaries;  // grade these directly, no build
+  std::vector<std::string> sources;   // the test sources of --binary
   std::string json_file;
   std::string gradescope_file;
+  // An instructor's run: the student's repository, graded in a pristine
+  // copy of the course with only the starter's files taken from it.
+  std::string submission;
+  std::string hidden;   // a folder of hidden tests, NN-slug/*.cpp
+  std::string workdir;  // where the pristine copy is built
+  bool sandbox = false;
+  bool strict = false;
+  bool points = false;  // only print each chapter's tests and points
 };
 
 // Throws UsageError on bad input; exits the process itself for --help.

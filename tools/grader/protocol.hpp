@@ -1,22 +1,12 @@
 // The grader's side of the protocol every test binary speaks (see
-// tests/support/grading_main.cpp): the --list format, the secret token and
-// the result record.
+// tests/support/grading_main.cpp): `--run NAME --grader-token=TOKEN` with
+// descriptor 3 a pipe, and the result record that comes back on it.
 #pragma once
 
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace grader {
-
-struct ListedTest {
-  int points = 0;
-  double declared_timeout = 0;  // seconds; 0 when the test declares none
-  std::string name;
-};
-
-// The tests in `binary --list` output.
-std::vector<ListedTest> parse_listing(const std::string& text);
 
 // A fresh unguessable token for one run of one test.
 std::string make_token();
@@ -27,7 +17,7 @@ struct Record {
 };
 
 // The record carrying `token`, if the test wrote one. Anything else on the
-// pipe (a forged record, garbage) is ignored.
+// channel (a forged record, garbage) is ignored.
 std::optional<Record> parse_record(const std::string& data, const std::string& token);
 
 }  // namespace grader

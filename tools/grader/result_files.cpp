@@ -1,4 +1,7 @@
-// Writing the result files; see result_files.hpp.
+// Writing the result files; see result_files.hpp. Test output is arbitrary
+// bytes: nlohmann-json escapes control characters and, with its replacing
+// error handler, turns bytes that are not UTF-8 into U+FFFD, so the files
+// always parse.
 #include "result_files.hpp"
 
 #include <fcntl.h>
@@ -7,23 +10,29 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
 
-#include "json_writer.hpp"
-#include "score.hpp"
-
 namespace grader {
+
+using nlohmann::json;
 
 namespace {
 
 // Captured output in the files is for a human to glance at.
 constexpr std::size_t output_limit = 8 * 1024;
+constexpr std::size_t listed_changes_limit = 200;
 
 std::string cut(const std::string& text, std::size_t limit) {
   if (text.size() <= limit) return text;
   return text.substr(0, limit) + fmt::format("\n[... {} more bytes]", text.size() - limit);
+}
+
+std::string dump(const json& document) {
+  return document.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::vector<std::string> chapters_in(const std::vector<TestResult>& results) {
@@ -34,39 +43,47 @@ std::vector<std::string> chapters_in(const std::vector<TestResult>& results) {
   return chapters;
 }
 
-void write_test(JsonWriter& json, const TestResult& r) {
-  json.begin_object();
-  json.field("chapter", r.chapter);
-  json.field("test_chapter", r.test_chapter);
-  json.field("name", r.name);
-  json.field("points_earned", r.points_earned);
-  json.field("points_possible", r.points_possible);
-  json.field("counted", r.counted);
-  json.field("regression", r.regression);
-  json.field("status", status_name(r.status));
-  json.field("seconds", r.seconds);
-  json.field("runs", r.runs);
-  json.field("failed_runs", r.failed_runs);
-  json.field("message", r.message);
-  json.field("output", cut(r.output, output_limit));
-  json.end_object();
+// JSON has no NaN or infinity; three decimals are plenty for seconds.
+json seconds(double value) {
+  if (!std::isfinite(value)) return nullptr;
+  return std::round(value * 1000) / 1000;
 }
 
-void write_chapter_scores(JsonWriter& json, const std::vector<TestResult>& results) {
-  json.key("chapters");
-  json.begin_array();
-  for (const std::string& chapter : chapters_in(results)) {
-    Score score = counted_score(results, chapter);
-    json.begin_object();
-    json.field("chapter", chapter);
-    json.field("score", score.earned);
-    json.field("max_score", score.possible);
-    json.end_object();
+json test_json(const TestResult& r) {
+  return {{"chapter", r.chapter},
+          {"test_chapter", r.test_chapter},
+          {"name", r.name},
+          {"points_earned", r.points_earned},
+          {"points_possible", r.points_possible},
+          {"counted", r.counted},
+          {"regression", r.regression},
+          {"hidden", r.hidden},
+          {"status", status_name(r.status)},
+          {"seconds", seconds(r.seconds)},
+          {"runs", r.runs},
+          {"failed_runs", r.failed_runs},
+          {"message", r.message},
+          {"output", cut(r.output, output_limit)}};
+}
+
+json integrity_json(const GradingRun& run) {
+  json findings = json::array();
+  for (const Finding& f : run.integrity) findings.push_back({{"where", f.where}, {"what", f.what}});
+  json changes = json::array();
+  for (const ChangedFile& c : run.other_changes) {
+    if (changes.size() == listed_changes_limit) break;
+    changes.push_back({{"path", c.path}, {"how", c.how}});
   }
-  json.end_array();
+  return {{"findings", findings},
+          {"other_changed_files", changes},
+          {"other_changed_files_count", run.other_changes.size()},
+          {"missing_files", run.missing_files},
+          {"strict", run.strict},
+          {"zeroed", zeroed_by_strict(run)}};
 }
 
 std::string gradescope_name(const TestResult& r) {
+  if (r.hidden) return fmt::format("[{}] hidden: {}", r.chapter, r.name);
   if (r.regression)
     return fmt::format("[{}] regression, chapter {}: {}", r.chapter, r.test_chapter, r.name);
   return fmt::format("[{}] {}", r.chapter, r.name);
@@ -80,62 +97,89 @@ std::string gradescope_output(const TestResult& r) {
   return text;
 }
 
-void write_gradescope_test(JsonWriter& json, const TestResult& r) {
-  json.begin_object();
-  json.field("name", gradescope_name(r));
-  json.field("score", r.counted ? r.points_earned : 0);
-  json.field("max_score", r.counted ? r.points_possible : 0);
-  json.field("status", r.status == Status::pass ? "passed" : "failed");
-  json.field("output", gradescope_output(r));
-  json.field("visibility", "visible");
-  json.end_object();
-}
-
-std::string summary(const GradingRun& run) {
-  std::string text;
-  for (const std::string& chapter : chapters_in(run.results)) {
-    Score score = counted_score(run.results, chapter);
-    text += fmt::format("{}: {}/{}\n", chapter, score.earned, score.possible);
-  }
-  Score total = counted_score(run.results);
-  text += fmt::format("Score: {}/{}", total.earned, total.possible);
-  if (!run.complete) text += " (grading did not finish)";
-  return text;
+json gradescope_test(const GradingRun& run, const TestResult& r) {
+  bool zero = zeroed_by_strict(run);
+  return {{"name", gradescope_name(r)},
+          {"score", r.counted && !zero ? r.points_earned : 0},
+          {"max_score", r.counted ? r.points_possible : 0},
+          {"status", r.status == Status::pass ? "passed" : "failed"},
+          {"output", gradescope_output(r)},
+          // Hidden tests' names and failures are shown once grades are out.
+          {"visibility", r.hidden ? "after_published" : "visible"}};
 }
 
 }  // namespace
 
+bool zeroed_by_strict(const GradingRun& run) {
+  return run.strict && !run.integrity.empty();
+}
+
+Score final_score(const GradingRun& run, const std::string& chapter) {
+  Score score = counted_score(run.results, chapter);
+  if (zeroed_by_strict(run)) score.earned = 0;
+  return score;
+}
+
+std::string integrity_summary(const GradingRun& run) {
+  std::string text;
+  if (!run.integrity.empty()) {
+    text += "Integrity report: the submission does what only cheating needs:\n";
+    for (const Finding& f : run.integrity) text += "  " + f.where + ": " + f.what + "\n";
+    if (zeroed_by_strict(run)) text += "Scored 0 (--strict).\n";
+  }
+  if (!run.other_changes.empty()) {
+    text += fmt::format("{} file(s) outside the starter's files differ from the course; "
+                        "they were not used:\n",
+                        run.other_changes.size());
+    for (std::size_t i = 0; i < run.other_changes.size() && i < 20; ++i)
+      text += "  " + run.other_changes[i].path + ": " + run.other_changes[i].how + "\n";
+    if (run.other_changes.size() > 20) text += "  ...\n";
+  }
+  for (const std::string& missing : run.missing_files)
+    text += "  missing from the submission (the starter's version was used): " + missing + "\n";
+  return text;
+}
+
 std::string grader_json(const GradingRun& run) {
-  Score total = counted_score(run.results);
-  JsonWriter json;
-  json.begin_object();
-  json.field("flavour", run.flavour);
-  json.field("sanitizer", sanitizer_name(run.sanitizer));
-  json.field("repeat", run.repeat);
-  json.field("complete", run.complete);
-  json.field("score", total.earned);
-  json.field("max_score", total.possible);
-  write_chapter_scores(json, run.results);
-  json.key("tests");
-  json.begin_array();
-  for (const TestResult& r : run.results) write_test(json, r);
-  json.end_array();
-  json.end_object();
-  return json.text() + "\n";
+  Score total = final_score(run);
+  json chapters = json::array();
+  for (const std::string& chapter : chapters_in(run.results)) {
+    Score score = final_score(run, chapter);
+    chapters.push_back({{"chapter", chapter}, {"score", score.earned}, {"max_score", score.possible}});
+  }
+  json tests = json::array();
+  for (const TestResult& r : run.results) tests.push_back(test_json(r));
+  json document = {{"flavour", run.flavour},
+                   {"sanitizer", sanitizer_name(run.sanitizer)},
+                   {"repeat", run.repeat},
+                   {"sandbox", run.sandbox},
+                   {"complete", run.complete},
+                   {"score", total.earned},
+                   {"max_score", total.possible},
+                   {"chapters", chapters},
+                   {"integrity", integrity_json(run)},
+                   {"tests", tests}};
+  return dump(document);
 }
 
 std::string gradescope_json(const GradingRun& run) {
-  JsonWriter json;
-  json.begin_object();
-  json.field("score", counted_score(run.results).earned);
-  json.field("output", summary(run));
-  json.field("visibility", "visible");
-  json.key("tests");
-  json.begin_array();
-  for (const TestResult& r : run.results) write_gradescope_test(json, r);
-  json.end_array();
-  json.end_object();
-  return json.text() + "\n";
+  std::string summary;
+  for (const std::string& chapter : chapters_in(run.results)) {
+    Score score = final_score(run, chapter);
+    summary += fmt::format("{}: {}/{}\n", chapter, score.earned, score.possible);
+  }
+  Score total = final_score(run);
+  summary += fmt::format("Score: {}/{}", total.earned, total.possible);
+  if (!run.complete) summary += " (grading did not finish)";
+  std::string integrity = integrity_summary(run);
+  if (!integrity.empty()) summary += "\n\n" + integrity;
+  json tests = json::array();
+  for (const TestResult& r : run.results) tests.push_back(gradescope_test(run, r));
+  json document = {{"score", total.earned},
+                   {"output", summary},
+                   {"visibility", "visible"},
+                   {"tests", tests}};
+  return dump(document);
 }
 
 void replace_file(const std::string& path, const std::string& text) {

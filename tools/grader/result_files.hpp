@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "integrity.hpp"
 #include "sanitizer.hpp"
+#include "score.hpp"
+#include "submission.hpp"
 #include "test_result.hpp"
 
 namespace grader {
@@ -16,9 +19,24 @@ struct GradingRun {
   std::string flavour;  // "chapters", "solutions" or "binaries"
   Sanitizer sanitizer = Sanitizer::none;
   int repeat = 1;
+  bool sandbox = false;
   bool complete = false;  // false while tests are still running
   std::vector<TestResult> results;
+  // What the integrity scan found, and what the submission changed outside
+  // the starter's files (both empty when not applicable).
+  std::vector<Finding> integrity;
+  std::vector<ChangedFile> other_changes;
+  std::vector<std::string> missing_files;
+  bool strict = false;  // --strict: any integrity finding scores 0
 };
+
+// The score that counts: the tests' points, or 0 under --strict with
+// integrity findings.
+Score final_score(const GradingRun& run, const std::string& chapter = {});
+bool zeroed_by_strict(const GradingRun& run);
+
+// The integrity findings and unused changes, as text for people.
+std::string integrity_summary(const GradingRun& run);
 
 std::string grader_json(const GradingRun& run);
 std::string gradescope_json(const GradingRun& run);

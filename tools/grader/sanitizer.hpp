@@ -18,8 +18,7 @@ inline constexpr int sanitizer_exit_code = 66;
 Sanitizer sanitizer_from_name(const std::string& name);  // "" means none
 std::string sanitizer_name(Sanitizer s);                 // "none", "thread", "address"
 
-// The environment variable and value a test runs with, the user's own
-// options kept in front.
+// The sanitizer variables a test runs with, set in full by the grader.
 std::vector<std::pair<std::string, std::string>> sanitizer_environment(Sanitizer s);
 
 // The first lines of a sanitizer report in `output`, empty if there is none.

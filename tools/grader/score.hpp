@@ -1,7 +1,10 @@
 // Adding up points. Only counted tests make the score; regressions of
-// earlier chapters count only with --count-regressions.
+// earlier chapters count only with --count-regressions. Sums are 64-bit and
+// each test's points are bounded where they are declared, so no total can
+// overflow.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,8 +13,8 @@
 namespace grader {
 
 struct Score {
-  int earned = 0;
-  int possible = 0;
+  std::int64_t earned = 0;
+  std::int64_t possible = 0;
 };
 
 // Over every chapter when `chapter` is empty.

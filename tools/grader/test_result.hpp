@@ -19,6 +19,7 @@ struct TestResult {
   int points_possible = 0;
   int points_earned = 0;
   bool regression = false;  // an earlier chapter's test
+  bool hidden = false;      // an instructor's hidden test (--hidden)
   bool counted = true;      // part of the score
   Status status = Status::error;
   double seconds = 0;

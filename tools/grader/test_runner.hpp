@@ -5,8 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "protocol.hpp"
+#include "sandbox.hpp"
 #include "sanitizer.hpp"
+#include "test_catalog.hpp"
 #include "test_result.hpp"
 
 namespace grader {
@@ -18,12 +19,9 @@ struct RunSettings {
 };
 
 // Fills in status, message, output, seconds, runs, failed_runs and the
-// points earned; the caller fills in who the test belongs to.
-TestResult run_test(const std::string& binary, const ListedTest& test, const RunSettings& settings);
-
-// Asks a binary for its tests; nullopt and a message when it cannot say.
-std::optional<std::vector<ListedTest>> list_tests(const std::string& binary,
-                                                  const RunSettings& settings,
-                                                  std::string& problem);
+// points earned; the caller fills in who the test belongs to. `binary` is
+// the private copy to run, installed in `area`.
+TestResult run_test(const std::string& binary, const DeclaredTest& test,
+                    const RunSettings& settings, RunArea& area);
 
 }  // namespace grader

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The Gradescope bundle, end to end: builds it with scripts/gradescope (with
+the example hidden tests), unpacks it into a folder laid out as Gradescope
+lays out /autograder, runs setup.sh, then run_autograder on a complete
+submission, on an untouched starter and on an upload that is not the course
+at all, and checks each results.json.
+
+Usage: check_gradescope.py SOURCE_ROOT
+"""
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+PASSED = 0
+FAILED = 0
+CHAPTER = "01-executor"
+
+
+def check(condition, what, detail=""):
+    global PASSED, FAILED
+    if condition:
+        PASSED += 1
+        print(f"ok: {what}")
+    else:
+        FAILED += 1
+        print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
+
+
+def unpack(bundle, into):
+    """Like Gradescope: the zip's content becomes the source folder."""
+    with zipfile.ZipFile(bundle) as z:
+        for info in z.infolist():
+            path = z.extract(info, into)
+            mode = (info.external_attr >> 16) & 0o777
+            if mode:
+                os.chmod(path, mode)
+
+
+def submission_from(source_root, where, solved):
+    shutil.copytree(os.path.join(source_root, "chapters"), os.path.join(where, "chapters"))
+    if not solved:
+        return
+    solution = os.path.join(source_root, "solutions", CHAPTER)
+    student = os.path.join(where, "chapters", CHAPTER)
+    for folder, _, files in os.walk(solution):
+        for name in files:
+            relative = os.path.relpath(os.path.join(folder, name), solution)
+            if os.path.exists(os.path.join(student, relative)):
+                shutil.copyfile(os.path.join(folder, name), os.path.join(student, relative))
+
+
+def expected_points(autograder, source_root):
+    """Chapter 01's points and test count, with the example's hidden tests,
+    as the bundle's own grader reads them from the sources."""
+    source = os.path.join(autograder, "source")
+    table = subprocess.run([os.path.join(source, "build", "tools", "grader", "grader"),
+                            "--builddir", os.path.join(source, "build"), "--points", "1"],
+                           capture_output=True, text=True, check=True).stdout
+    row = next(line for line in table.splitlines() if CHAPTER in line).split("|")
+    points, count = int(row[3]), int(row[2])
+    hidden = os.path.join(source_root, "tests", "grader", "hidden-example", CHAPTER)
+    for name in os.listdir(hidden):
+        with open(os.path.join(hidden, name)) as f:
+            found = re.findall(r"\* POINTS\((\d+)\)", f.read())
+        points += sum(int(p) for p in found)
+        count += len(found)
+    return points, count
+
+
+def run_autograder(autograder, fill):
+    """A fresh submission and results folder, then run_autograder."""
+    for name in ("submission", "results"):
+        shutil.rmtree(os.path.join(autograder, name), ignore_errors=True)
+        os.makedirs(os.path.join(autograder, name))
+    fill(os.path.join(autograder, "submission"))
+    shutil.copy(os.path.join(autograder, "source", "run_autograder"),
+                os.path.join(autograder, "run_autograder"))
+    env = dict(os.environ, AUTOGRADER_ROOT=autograder)
+    finished = subprocess.run([os.path.join(autograder, "run_autograder")], env=env,
+                              capture_output=True, text=True, errors="replace", timeout=1800)
+    try:
+        with open(os.path.join(autograder, "results", "results.json")) as f:
+            return finished, json.load(f)
+    except (OSError, ValueError) as e:
+        return finished, {"error": str(e)}
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    source_root = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory(prefix="check-gradescope-") as scratch:
+        os.chmod(scratch, 0o755)
+        bundle = os.path.join(scratch, "autograder.zip")
+        made = subprocess.run([os.path.join(source_root, "scripts", "gradescope"), "1",
+                               "--hidden", os.path.join(source_root, "tests", "grader",
+                                                        "hidden-example"),
+                               "-o", bundle], capture_output=True, text=True)
+        check(made.returncode == 0 and os.path.exists(bundle), "scripts/gradescope writes a bundle",
+              made.stdout + made.stderr)
+        if made.returncode != 0:
+            return 1
+        with zipfile.ZipFile(bundle) as z:
+            names = set(z.namelist())
+        check({"setup.sh", "run_autograder", "gradescope.conf",
+               f"hidden/{CHAPTER}/hidden_spawn_test.cpp"} <= names,
+              "the bundle holds setup.sh, run_autograder, its settings and the hidden tests")
+
+        autograder = os.path.join(scratch, "autograder")
+        unpack(bundle, os.path.join(autograder, "source"))
+        setup = subprocess.run(["sh", os.path.join(autograder, "source", "setup.sh")],
+                               env=dict(os.environ, AUTOGRADER_ROOT=autograder),
+                               capture_output=True, text=True, errors="replace", timeout=1800)
+        check(setup.returncode == 0, "setup.sh installs and builds what grading needs",
+              setup.stdout[-2000:] + setup.stderr[-2000:])
+        if setup.returncode != 0:
+            return 1
+
+        # The starter first: setup.sh built the copy with it, so nothing is rebuilt.
+        finished, results = run_autograder(
+            autograder, lambda where: submission_from(source_root, where, solved=False))
+        full, count = expected_points(autograder, source_root)
+        check(results.get("score") == 0 and len(results.get("tests", [])) == count and
+              all(t["status"] == "failed" for t in results["tests"]),
+              "an untouched starter scores 0, with a failed entry per test",
+              repr(results)[:600])
+
+        full, count = expected_points(autograder, source_root)
+        finished, results = run_autograder(
+            autograder, lambda where: submission_from(source_root, where, solved=True))
+        tests = results.get("tests", [])
+        hidden = [t for t in tests if "hidden:" in t.get("name", "")]
+        check(results.get("score") == full and len(tests) == count,
+              f"a complete submission scores {full} (hidden tests included) in results.json",
+              f"{results.get('score')} over {len(tests)} tests; {finished.stderr[-1500:]}")
+        check(len(hidden) == 2 and all(t["visibility"] == "after_published" and
+                                       t["score"] == t["max_score"] for t in hidden),
+              "hidden tests are graded and shown only once grades are published", repr(hidden))
+        check(all(t.get("status") == "passed" for t in tests), "every test entry says passed")
+
+        def not_the_course(where):
+            with open(os.path.join(where, "essay.txt"), "w") as f:
+                f.write("not code\n")
+
+        finished, results = run_autograder(autograder, not_the_course)
+        check(results.get("score") == 0 and "could not be graded" in results.get("output", "")
+              and "chapters/" in results.get("output", ""),
+              "an upload that is not the course gets 0 and a message saying why",
+              repr(results)[:600])
+        mode = os.stat(os.path.join(autograder, "results")).st_mode
+        check(not mode & stat.S_IWOTH, "the results folder is not writable by the tests' user")
+    print(f"{PASSED} passed, {FAILED} failed")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Adversarial submissions: student repositories written to cheat, escape or
+break the grader, each graded as an instructor would (--submission, in a
+pristine copy of the course, sandboxed when root) and each held to the exact
+score and integrity findings it must get.
+
+Usage: check_submissions.py GRADER BUILDDIR SOURCE_ROOT
+
+Every submission is chapter 01 of the course as committed, with the
+student's files replaced by the solution's (an honest, complete answer) or
+left as the starter (nothing done), then one attack added. The attacks go
+into rt/rt.hpp, which every test includes, or next to it.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+PASSED = 0
+FAILED = 0
+CHAPTER = "01-executor"
+ROOT = os.geteuid() == 0
+# Set in main(): the course's root, chapter 01's points, and its first test.
+SOURCE_ROOT = FULL = FIRST_TEST = FIRST_POINTS = None
+
+
+def check(condition, what, detail=""):
+    global PASSED, FAILED
+    if condition:
+        PASSED += 1
+        print(f"ok: {what}")
+    else:
+        FAILED += 1
+        print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
+
+
+# Code each attack appends to one of the student's files: rt/rt.hpp, which
+# every test includes, for what must reach the tests' own code, else the
+# runtime's first .cpp file (one translation unit to rebuild, and its
+# definitions land in the runtime's objects). MARKER and RESULTS are
+# replaced with paths of this run.
+IN_HEADER = {"redefine-test-case", "extra-test-cases"}
+INCLUDE_DOCTEST = "#include <doctest/doctest.h>\n"
+
+ATTACKS = {
+    # Empties every test that includes the header.
+    "redefine-test-case": INCLUDE_DOCTEST + """
+#undef TEST_CASE
+#define TEST_CASE(...) [[maybe_unused]] static void DOCTEST_ANONYMOUS(DOCTEST_ANON_FUNC_)()
+""",
+    # A test named like a real one, with a thousand points, and a new one.
+    "extra-test-cases": INCLUDE_DOCTEST + """
+TEST_CASE("FIRST_TEST" * doctest::description("points:1000")) {}
+TEST_CASE("bonus points" * doctest::description("points:1000")) {}
+""",
+    # Replaces libc's write() to turn the record's "fail" into "pass".
+    "replace-libc-write": """
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cstring>
+#include <string>
+extern "C" ssize_t write(int fd, const void* data, size_t size) {
+  std::string text(static_cast<const char*>(data), size);
+  auto at = text.find(" fail\\n");
+  if (at != std::string::npos) text = text.substr(0, at) + " pass\\n";
+  return syscall(SYS_write, fd, text.data(), text.size());
+}
+""",
+    # Before main, reads the token from /proc/self/cmdline and forges a pass.
+    "forge-before-main": """
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <unistd.h>
+static const bool g_forged = [] {
+  std::ifstream in("/proc/self/cmdline");
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto at = all.find("--grader-" "token=");
+  if (at == std::string::npos) return false;
+  std::string token = all.substr(at + 15, all.find('\\0', at) - at - 15);
+  std::string record = token + " pass\\n";
+  if (::write(3, record.data(), record.size()) < 0) return false;
+  _exit(0);
+}();
+""",
+    # A double fork and setsid: the grandchild outlives its test, then tries
+    # to rewrite the results and to leave a marker behind.
+    "escape-and-rewrite": """
+#include <fcntl.h>
+#include <unistd.h>
+#include <cstdio>
+static const bool g_escaped = [] {
+  if (fork() == 0) {
+    setsid();
+    if (fork() == 0) {
+      sleep(3);
+      int fd = open("RESULTS", O_WRONLY | O_TRUNC);
+      if (fd >= 0) { (void)!::write(fd, "{}", 2); close(fd); }
+      int marker = open("MARKER", O_WRONLY | O_CREAT, 0666);
+      if (marker >= 0) close(marker);
+      _exit(0);
+    }
+    _exit(0);
+  }
+  return true;
+}();
+""",
+    # Stops the grader (a signal to the parent), from every test.
+    "stop-the-grader": """
+#include <signal.h>
+#include <unistd.h>
+static const bool g_stopped = [] { kill(getppid(), SIGSTOP); return true; }();
+""",
+    # Silences ThreadSanitizer from inside the code (no race here: the scan
+    # must name the hook all the same).
+    "sanitizer-hook": """
+extern "C" const char* __tsan_default_options() { return "report_bugs=0"; }
+""",
+    # A data race, and ThreadSanitizer told from inside not to report it.
+    "silence-tsan": """
+#include <thread>
+extern "C" const char* __tsan_default_options() { return "report_bugs=0 exitcode=0"; }
+static int g_racy = 0;
+static const bool g_raced = [] {
+  std::thread other([] { for (int i = 0; i < 1000; ++i) ++g_racy; });
+  for (int i = 0; i < 1000; ++i) ++g_racy;
+  other.join();
+  return true;
+}();
+""",
+    # Declares a function the runtime then calls but never defines: the
+    # linker's error must be shown with its lines.
+    "link-error": """
+namespace rt { int never_defined(); static const int g_linked = never_defined(); }
+""",
+}
+
+# name: (start from, attack, extra files, expected score, findings that must
+# be listed (substrings), needs root). Ordered so that consecutive
+# submissions differ in few files: the copy rebuilds only what changed.
+CASES = [
+    ("honest", "solution", None, {}, "full", [], False),
+    ("escapes with a double fork", "solution", "escape-and-rewrite", {}, "full",
+     ["calls fork()", "calls setsid()"], True),
+    ("stops the grader", "solution", "stop-the-grader", {}, "full",
+     ["calls kill()", "calls getppid()"], True),
+    ("sets sanitizer options", "solution", "sanitizer-hook", {}, "full",
+     ["touches a sanitizer's hook (__tsan_default_options)",
+      "defines '__tsan_default_options'"], False),
+    ("does not link", "solution", "link-error", {}, 0, [], False),
+    ("changes build files and tests", "solution", None, {
+        f"chapters/{CHAPTER}/meson.build": "run_command('touch', 'MARKER', check: false)\n",
+        f"tests/{CHAPTER}/spawn_test.cpp": "// every check removed\n",
+    }, "full", [], False),
+    ("adds test cases worth 1000 points", "solution", "extra-test-cases", {}, "full - first",
+     ["includes doctest"], False),
+    ("untouched starter", "starter", None, {}, 0, [], False),
+    ("replaces libc's write", "starter", "replace-libc-write", {}, 0,
+     ["declares libc's write()", "defines 'write'"], False),
+    ("forges a pass before main", "starter", "forge-before-main", {}, "full",
+     ["reads /proc"], False),
+    ("redefines TEST_CASE", "starter", "redefine-test-case", {}, 0,
+     ["redefines the test macro or name 'TEST_CASE'", "includes doctest"], False),
+    # Under ThreadSanitizer (a build of its own, so last).
+    ("silences ThreadSanitizer", "solution", "silence-tsan", {}, 0,
+     ["touches a sanitizer's hook (__tsan_default_options)",
+      "defines '__tsan_default_options'"], False),
+]
+
+# Extra grader options, per attack.
+OPTIONS = {"silence-tsan": ["--sanitize", "thread"]}
+
+
+def chapter_points(grader, builddir):
+    """The chapter's total, and the first test's name and points, from the
+    sources, so that this check follows the course's tests as they change."""
+    table = subprocess.run([grader, "--builddir", builddir, "--points", CHAPTER[:2]],
+                           capture_output=True, text=True, check=True).stdout
+    total = int(next(line for line in table.splitlines() if CHAPTER in line).split("|")[3])
+    tests_dir = os.path.join(SOURCE_ROOT, "tests", CHAPTER)
+    for name in sorted(os.listdir(tests_dir)):
+        if name.endswith(".cpp"):
+            with open(os.path.join(tests_dir, name)) as f:
+                found = re.search(r'TEST_CASE\("([^"]+)" \* POINTS\((\d+)\)\)', f.read())
+            if found:
+                return total, found.group(1), int(found.group(2))
+    raise SystemExit(f"no TEST_CASE in {tests_dir}")
+
+
+def grade(grader, builddir, workdir, submission, json_path, *extra):
+    command = [grader, "--builddir", builddir, "--submission", submission,
+               "--workdir", workdir, "--timeout", "20", "--json", json_path, CHAPTER[:2],
+               *extra]
+    if not ROOT:
+        command.append("--no-sandbox")
+    started = time.monotonic()
+    finished = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                              timeout=900)
+    return finished, time.monotonic() - started
+
+
+def attacked_file(student, attack):
+    if attack not in IN_HEADER:
+        for folder, _, files in sorted(os.walk(student)):
+            for name in sorted(files):
+                if name.endswith(".cpp"):
+                    return os.path.join(folder, name)
+    return os.path.join(student, "rt", "rt.hpp")
+
+
+def make_submission(source_root, where, start, attack, extra_files, paths):
+    """A student repository: the course's chapters/, chapter 01 as `start`."""
+    shutil.copytree(os.path.join(source_root, "chapters"), os.path.join(where, "chapters"))
+    student = os.path.join(where, "chapters", CHAPTER)
+    if start == "solution":
+        solution = os.path.join(source_root, "solutions", CHAPTER)
+        for folder, _, files in os.walk(student):
+            for name in files:
+                relative = os.path.relpath(os.path.join(folder, name), student)
+                if name != "meson.build" and os.path.exists(os.path.join(solution, relative)):
+                    shutil.copyfile(os.path.join(solution, relative),
+                                    os.path.join(student, relative))
+    if attack:
+        code = ATTACKS[attack]
+        for key, value in paths.items():
+            code = code.replace(key, value)
+        with open(attacked_file(student, attack), "a") as f:
+            f.write("\n" + code)
+    for relative, text in extra_files.items():
+        for key, value in paths.items():
+            text = text.replace(key, value)
+        os.makedirs(os.path.dirname(os.path.join(where, relative)), exist_ok=True)
+        with open(os.path.join(where, relative), "w") as f:
+            f.write(text)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def run_case(grader, builddir, source_root, workdir, scratch, case):
+    name, start, attack, extra_files, score, must_find, needs_root = case
+    score = {"full": FULL, "full - first": FULL - FIRST_POINTS}.get(score, score)
+    if needs_root and not ROOT:
+        print(f"skipped (needs root for the sandbox): {name}")
+        return
+    where = os.path.join(scratch, name.replace(" ", "-").replace("'", ""))
+    os.makedirs(where)
+    results_dir = tempfile.mkdtemp(prefix="results-", dir=scratch)
+    json_path = os.path.join(results_dir, "results.json")
+    marker = os.path.join(tempfile.gettempdir(), f"grader-escape-marker-{os.getpid()}")
+    paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST}
+    make_submission(source_root, where, start, attack, extra_files, paths)
+    finished, seconds = grade(grader, builddir, workdir, where, json_path,
+                              *OPTIONS.get(attack, []))
+    record = load(json_path)
+    print(f"--- {name}: exit {finished.returncode} in {seconds:.0f} s")
+    if record is None:
+        check(False, f"{name}: the grader wrote its results", finished.stdout[-2000:] +
+              finished.stderr[-2000:])
+        return
+    findings = [f"{f['where']}: {f['what']}" for f in record["integrity"]["findings"]]
+    check(record["complete"] and record["score"] == score and record["max_score"] == FULL,
+          f"{name}: scores exactly {score}/{FULL}",
+          f"got {record['score']}/{record['max_score']}; " + finished.stdout[-1500:])
+    for wanted in must_find:
+        check(any(wanted in f for f in findings), f"{name}: the integrity report names '{wanted}'",
+              repr(findings))
+    if not must_find:
+        check(not findings, f"{name}: the integrity report is empty", repr(findings))
+    check(finished.returncode == (0 if score == FULL else 1),
+          f"{name}: the exit status says whether marks were missing", str(finished.returncode))
+    if attack == "escape-and-rewrite":
+        time.sleep(4)  # longer than the escaped grandchild waits
+        after = load(json_path)
+        check(after is not None and after.get("score") == score,
+              f"{name}: the results cannot be rewritten by the test", repr(after)[:300])
+        check(not os.path.exists(marker), f"{name}: no process of the test outlives it")
+    if attack == "stop-the-grader":
+        check(seconds < 120, f"{name}: the grader is not stalled", f"{seconds:.0f} s")
+    if attack == "silence-tsan":
+        check(all(t["status"] == "sanitizer" for t in record["tests"]),
+              f"{name}: every test reports the race", repr([t["status"] for t in record["tests"]]))
+    if attack == "link-error":
+        messages = " ".join(t["message"] for t in record["tests"])
+        check(all(t["status"] == "does not compile" for t in record["tests"]) and
+              "undefined reference" in messages and "never_defined" in messages,
+              f"{name}: the linker's error is shown with its lines", messages[:600])
+    if extra_files:
+        changed = {c["path"]: c["how"] for c in record["integrity"]["other_changed_files"]}
+        check(all(path in changed for path in extra_files),
+              f"{name}: every changed file outside the starter's is reported", repr(changed))
+        check(not os.path.exists(marker), f"{name}: the student's meson.build never runs")
+    if attack == "forge-before-main":
+        strict_path = os.path.join(results_dir, "strict.json")
+        finished, _ = grade(grader, builddir, workdir, where, strict_path, "--strict")
+        strict = load(strict_path)
+        check(strict is not None and strict["score"] == 0 and strict["integrity"]["zeroed"]
+              and finished.returncode == 1 and "--strict" in finished.stdout,
+              f"{name}: --strict scores it 0 and says why", finished.stdout[-600:])
+    if os.path.exists(marker):
+        os.remove(marker)
+
+
+def main():
+    global SOURCE_ROOT, FULL, FIRST_TEST, FIRST_POINTS
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    grader, builddir, source_root = (os.path.abspath(p) for p in sys.argv[1:])
+    SOURCE_ROOT = source_root
+    FULL, FIRST_TEST, FIRST_POINTS = chapter_points(grader, builddir)
+    with tempfile.TemporaryDirectory(prefix="check-submissions-") as scratch:
+        os.chmod(scratch, 0o755)
+        # One copy of the course for every submission, so each rebuilds only
+        # what it changed.
+        workdir = os.path.join(scratch, "work")
+        for case in CASES:
+            run_case(grader, builddir, source_root, workdir, scratch, case)
+    print(f"{PASSED} passed, {FAILED} failed")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

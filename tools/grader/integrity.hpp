@@ -1,0 +1,30 @@
+// The integrity report: what in a submission only cheating needs. The
+// student's code runs inside the test binary, so it could, with effort,
+// redefine doctest's macros, read the grader's channel, define libc's
+// functions over the ones the test main uses, silence a sanitizer or reach
+// for other processes. None of that is needed to write a runtime; all of it
+// leaves a trace in the sources or the objects, and the grader lists it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace grader {
+
+struct Finding {
+  std::string where;  // file:line, or an object file
+  std::string what;
+};
+
+// Scans the student's source files (comments are not scanned).
+std::vector<Finding> scan_sources(const std::vector<std::string>& files);
+
+// Scans compiled objects under `dirs` (with nm): functions of libc, of the
+// sanitizers or of doctest defined where only the student's code is built.
+// `student_only` dirs hold nothing but the student's objects; in the others
+// (test objects, which include the student's headers) doctest's own
+// definitions are expected.
+std::vector<Finding> scan_objects(const std::vector<std::string>& student_only,
+                                  const std::vector<std::string>& shared);
+
+}  // namespace grader
