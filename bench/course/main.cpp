@@ -1,6 +1,6 @@
 // The benchmark program for one of the course's runtimes: built once per
 // runtime (bench-solutions-03, bench-chapters-03, ...) by bench/meson.build,
-// which defines BENCH_RUNTIME (its name) and BENCH_CHAPTER (its chapter).
+// which defines BENCH_RUNTIME (its name).
 #include <memory>
 #include <string>
 
@@ -23,7 +23,7 @@ std::unique_ptr<Workload> make(const Options& o) {
   if (w == "spawn_many_remote_busy") return std::make_unique<SpawnManyRemote>(o.flavour, o.workers, true);
   if (w == "yield_many") return std::make_unique<YieldMany>(o.flavour, o.workers);
   if (w == "chained_spawn") return std::make_unique<ChainedSpawn>(o.flavour, o.workers);
-#if BENCH_CHAPTER >= 3
+#if __has_include("rt/sync/mpsc.hpp")
   if (w == "ping_pong") return std::make_unique<PingPong>(o.flavour, o.workers);
   if (w == "ping_pong_upstream") return std::make_unique<PingPongUpstream>(o.flavour, o.workers);
 #endif

@@ -13,7 +13,7 @@
 
 namespace bench::course {
 
-#if BENCH_CHAPTER >= 3
+#if __has_include("rt/sync/mpsc.hpp")
 
 inline rt::Task<> ping(rt::mpsc::Sender<long> tx, rt::mpsc::Receiver<long> rx, long round_trips) {
   for (long i = 0; i < round_trips; ++i) {

@@ -13,7 +13,7 @@
 
 namespace bench::course {
 
-#if BENCH_CHAPTER >= 3
+#if __has_include("rt/sync/mpsc.hpp")
 
 inline rt::Task<> answer(rt::oneshot::Receiver<int> question, rt::oneshot::Sender<int> reply) {
   (void)co_await question;

@@ -1,8 +1,8 @@
 // The runtime a workload runs on, in the flavour asked for. Chapters 01-03
 // have one flavour (rt::Runtime runs everything on the thread that calls
 // block_on); chapter 04 adds rt::Builder and the multi-thread flavour.
-// BENCH_CHAPTER is the chapter number of the runtime this program is built
-// against (bench/meson.build passes it).
+// What a runtime can run is read from the runtime itself: its rt/rt.hpp
+// defines RT_HAS_MULTI_THREAD from chapter 04 on.
 #pragma once
 
 #include <memory>
@@ -14,7 +14,7 @@
 namespace bench::course {
 
 inline std::unique_ptr<rt::Runtime> make_runtime(Flavour flavour, int workers) {
-#if BENCH_CHAPTER >= 4
+#ifdef RT_HAS_MULTI_THREAD
   // new T(prvalue) constructs in place: a Runtime need not be movable.
   if (flavour == Flavour::multi_thread) {
     return std::unique_ptr<rt::Runtime>(
