@@ -11,11 +11,7 @@ void TaskBase::wake() {
   // poll it twice for one wake-up. Exactly one racing waker sees false.
   //@ mutant executor wake_twice: never asks whether the task is queued already, so each wake queues it once more
   //@ mutant executor wake_load_then_store: reads the flag, then sets it: two racing wakers both see false and both queue the task
-  //@ mutant executor wake_relaxed: a relaxed exchange, which orders nothing
   if (scheduled_.exchange(true, std::memory_order_acq_rel)) return;
-  //@ instead
-  if (scheduled_.exchange(true, std::memory_order_relaxed)) return;
-  //@ end
   //@ instead
   if (scheduled_.load(std::memory_order_acquire)) return;
   scheduled_.store(true, std::memory_order_release);
