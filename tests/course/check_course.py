@@ -5,6 +5,8 @@
         every solution scores full marks on its own chapter's tests, and the
         newest on every earlier chapter's (daily, the default); with full,
         every solution on every earlier chapter's (regressions counted);
+    check_course.py solutions GRADER BUILDDIR newest
+        the newest solution on every chapter's tests only;
     check_course.py solutions GRADER BUILDDIR daily --sanitize thread
         the same, with every further argument passed to the grader;
     check_course.py starters GRADER BUILDDIR
@@ -42,9 +44,9 @@ def chapters(builddir):
 def check_solutions(grader, builddir, matrix, extra):
     runs = [("--solutions", "--count-regressions")]
     course = chapters(builddir)
-    if matrix == "daily":
+    if matrix in ("daily", "newest"):
         runs = [("--solutions", course[-1], "--count-regressions")]
-        if len(course) > 1:
+        if matrix == "daily" and len(course) > 1:
             runs.insert(0, ("--solutions", *course[:-1], "--own-tests"))
     code, record = 0, {"tests": [], "complete": True, "score": 0, "max_score": 0}
     for arguments in runs:
@@ -90,7 +92,7 @@ def check_starters(grader, builddir, matrix, extra):
 
 def main():
     if len(sys.argv) < 4 or sys.argv[1] not in ("solutions", "starters") or \
-            (len(sys.argv) > 4 and sys.argv[4] not in ("daily", "full")):
+            (len(sys.argv) > 4 and sys.argv[4] not in ("daily", "full", "newest")):
         print(__doc__, file=sys.stderr)
         return 2
     matrix = sys.argv[4] if len(sys.argv) > 4 else "daily"
