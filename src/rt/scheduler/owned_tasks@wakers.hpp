@@ -27,6 +27,9 @@ class OwnedTasks {
 
   // Refuses new tasks from now on.
   void close();
+//@ chapters threads..
+  bool is_closed() const;
+//@ end
 
   // Unlinks some task and hands it over with the list's reference, or
   // nullptr when the list is empty: for shutdown.

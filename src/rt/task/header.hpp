@@ -27,6 +27,12 @@ class Schedule {
   // The task completed: unlink it from the owned tasks. True when it was
   // still linked, which hands back the list's reference.
   virtual bool release(Header& task) = 0;
+//@ chapters threads..
+  // The task was woken during its own poll (by yield_now, say) and is
+  // queued again as the poll ends: the back of the queue. Tokio's
+  // Schedule::yield_now; chapter 07's LIFO slot is skipped on this path.
+  virtual void yield_now(Header* task) { schedule(task); }
+//@ end
 
  protected:
   ~Schedule() = default;

@@ -178,6 +178,26 @@ bool State::transition_to_shutdown() {
   }
 }
 
+//@ chapters threads..
+bool State::transition_to_notified_and_cancel() {
+  Snapshot current = load();
+  for (;;) {
+    if (current.is_cancelled() || current.is_complete()) return false;
+    Snapshot next = current;
+    next.set(CANCELLED);
+    bool submit = false;
+    if (next.is_running()) {
+      next.set(NOTIFIED);  // its poller re-checks when the poll ends
+    } else if (!next.is_notified()) {
+      next.set(NOTIFIED);
+      next.ref_inc();  // the new Notified's
+      submit = true;
+    }
+    if (cas(current, next)) return submit;
+  }
+}
+
+//@ end
 bool State::set_join_waker(Snapshot& current) {
   current = load();
   for (;;) {

@@ -107,6 +107,14 @@ class State {
   // coroutine. False when it is running (its poller will see CANCELLED)
   // or complete (nothing to cancel).
   bool transition_to_shutdown();
+//@ chapters threads..
+
+  // abort() from outside the task's poll: mark CANCELLED, and if the task
+  // is idle and not queued, also NOTIFIED with a new reference: true means
+  // "schedule it", and its poll will cancel it. A running task sees
+  // CANCELLED when its poll ends.
+  bool transition_to_notified_and_cancel();
+//@ end
 
   // The JoinHandle asks the runtime to wake it: succeeds unless complete.
   // On failure `current` holds the snapshot that made it fail.
