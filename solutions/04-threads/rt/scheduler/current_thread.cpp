@@ -8,6 +8,12 @@
 
 namespace rt::detail {
 
+namespace {
+// The scheduler whose core this thread holds, if any: it runs the queue
+// itself, so a task it schedules needs no unpark.
+thread_local const CurrentThread* core_held_here = nullptr;
+}  // namespace
+
 void CurrentThread::schedule(Header* task) {
   // Shut down: drop the Notified. Never the last reference: whoever
   // schedules holds one more until schedule() returns.
@@ -15,6 +21,7 @@ void CurrentThread::schedule(Header* task) {
     drop_reference(task);
     return;
   }
+  if (core_held_here == this) return;  // a task (or the root) of the core's own thread
   std::shared_ptr<Parker> driver;
   {
     std::lock_guard lock(core_mutex_);
@@ -28,6 +35,7 @@ bool CurrentThread::try_take_core(const std::shared_ptr<Parker>& parker) {
   if (!core_taken_) {
     core_taken_ = true;
     driver_ = parker;
+    core_held_here = this;
     return true;
   }
   for (const auto& waiting : waiting_) {
@@ -39,6 +47,7 @@ bool CurrentThread::try_take_core(const std::shared_ptr<Parker>& parker) {
 
 void CurrentThread::release_core() {
   std::vector<std::shared_ptr<Parker>> waiting;
+  core_held_here = nullptr;
   {
     std::lock_guard lock(core_mutex_);
     core_taken_ = false;
