@@ -42,7 +42,7 @@ constexpr bool awaitable_in_a_task =
 
 }  // namespace
 
-TEST_CASE("a leaf that throws when polled again fails its task, not the runtime" * POINTS(2)) {
+TEST_CASE("a leaf that throws when polled again fails its task and not the runtime" * POINTS(2)) {
   rt_test::on_each_runtime([](rt::Runtime& runtime) {
     std::string message;
     bool is_panic = false;

@@ -32,7 +32,7 @@ void require_parallel_workers(rt::Runtime& runtime, std::ptrdiff_t count) {
 
 }  // namespace
 
-TEST_CASE("a multi-thread runtime has a worker per hardware thread, or RT_WORKER_THREADS" * POINTS(2)) {
+TEST_CASE("a multi-thread runtime has a worker per hardware thread or RT_WORKER_THREADS" * POINTS(2)) {
   unsetenv("RT_WORKER_THREADS");
   std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
   {
@@ -59,7 +59,7 @@ TEST_CASE("a multi-thread runtime has a worker per hardware thread, or RT_WORKER
   CHECK_THROWS_AS(rt::Builder::new_multi_thread().worker_threads(0), std::invalid_argument);
 }
 
-TEST_CASE("the workers run tasks in parallel, on threads named by the builder" * POINTS(1)) {
+TEST_CASE("the workers run tasks in parallel on threads named by the builder" * POINTS(1)) {
   rt::Runtime runtime =
       rt::Builder::new_multi_thread().worker_threads(2).thread_name("ch04-worker").build();
   require_parallel_workers(runtime, 2);
@@ -73,7 +73,7 @@ TEST_CASE("the workers run tasks in parallel, on threads named by the builder" *
   CHECK(name == "ch04-worker");
 }
 
-TEST_CASE("a runtime can be moved, and the move keeps its tasks" * POINTS(1)) {
+TEST_CASE("a runtime can be moved and the move keeps its tasks" * POINTS(1)) {
   rt_test::on_each_runtime([](rt::Runtime& original) {
     rt::Runtime runtime = std::move(original);
     CHECK(runtime.block_on([]() -> rt::Task<int> {

@@ -91,7 +91,7 @@ TEST_CASE("a JoinHandle can be awaited on another runtime" * POINTS(1)) {
   });
 }
 
-TEST_CASE("a handle outlives its runtime: spawning cancels at once, block_on throws" * POINTS(2)) {
+TEST_CASE("a handle outlives its runtime: spawning cancels at once and block_on throws" * POINTS(2)) {
   rt_test::on_each_runtime([](rt::Runtime& original) {
     rt::Runtime runtime = std::move(original);
     rt::Handle handle = runtime.handle();

@@ -28,7 +28,7 @@ bool joins_as_cancelled(rt::JoinHandle<T>& handle) {
 
 }  // namespace
 
-TEST_CASE("shutdown cancels the tasks blocked on channels, and frees what they hold" * POINTS(2)) {
+TEST_CASE("shutdown cancels the tasks blocked on channels and frees what they hold" * POINTS(2)) {
   rt_test::on_each_runtime([](rt::Runtime& original) {
     constexpr int kTasks = 50;
     std::atomic<int> destroyed{0};
@@ -74,7 +74,7 @@ TEST_CASE("shutdown stops running tasks and joins idle and busy workers" * POINT
   for (auto& handle : handles) CHECK(joins_as_cancelled(handle));
 }
 
-TEST_CASE("abort hands a waiting task to its scheduler, which cancels it on a worker" * POINTS(2)) {
+TEST_CASE("abort hands a waiting task to its scheduler which cancels it on a worker" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(2).build();
   std::atomic<int> destroyed{0};
   std::thread::id destroyed_on;
