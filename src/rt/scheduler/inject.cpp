@@ -47,7 +47,10 @@ Header* Inject::pop() {
   Header* task = head_;
   if (!task) return nullptr;
   head_ = task->queue_next;
+  //@ mutant threads inject_pop_keeps_tail: leaves tail_ on the task it hands out when the queue empties
   if (!head_) tail_ = nullptr;
+  //@ instead
+  //@ end
   task->queue_next = nullptr;
   len_.fetch_sub(1, std::memory_order_seq_cst);
   return task;

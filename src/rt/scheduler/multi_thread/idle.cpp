@@ -30,10 +30,14 @@ std::optional<std::size_t> Idle::worker_to_notify() {
   if (num_sleeping_.load(std::memory_order_seq_cst) == 0) return std::nullopt;  // all busy
   std::lock_guard lock(mutex_);
   if (sleepers_.empty()) return std::nullopt;  // another notifier took the last one
+  //@ mutant threads notify_keeps_sleeper_listed: wakes a sleeper but leaves it on the list
   std::size_t worker = sleepers_.back();
   sleepers_.pop_back();
   num_sleeping_.fetch_sub(1, std::memory_order_seq_cst);
   return worker;
+  //@ instead
+  return sleepers_.back();
+  //@ end
   //@ starter
   // TODO: a task was just queued: choose ONE sleeping worker to wake, take
   // it off sleepers_ (so that the next task wakes another one), and

@@ -71,15 +71,24 @@ void MultiThread::run(std::size_t index) {
 //@ listing park
 void MultiThread::park(std::size_t index) {
   //@ exercise threads park
+  //@ mutant threads park_look_before_listing: looks at the queue, then lists itself asleep
   idle_.transition_worker_to_parked(index);
   // Listed first, looked again second: a task queued before the listing
   // found no sleeper to wake, so this look is what finds it.
+  //@ mutant threads park_no_second_look: lists itself asleep and parks without looking again
   if (!inject_.is_empty() || inject_.is_closed()) {
     // If a notifier took us off the list meanwhile, its unpark leaves a
     // token: the next park returns at once, and the loop looks again.
     idle_.unpark_worker_by_id(index);
     return;
   }
+  //@ instead
+  if (inject_.is_closed()) return;  // (only shutdown is looked for)
+  //@ end
+  //@ instead
+  if (!inject_.is_empty() || inject_.is_closed()) return;
+  idle_.transition_worker_to_parked(index);
+  //@ end
   workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
   workers_[index].parker.park();
   //@ starter
@@ -120,11 +129,18 @@ void MultiThread::shutdown() {
   // 2. Wake every worker, so that the parked ones see it too, then wait
   //    for each to finish the poll it is in.
   idle_.take_all();
+  //@ mutant threads shutdown_wakes_nobody: joins the workers without waking the parked ones
   for (Worker& worker : workers_) worker.parker.unpark();
+  //@ instead
+  //@ end
   for (std::thread& thread : threads_) thread.join();
   // 3. No task runs any more: cancel every one left, and drop the
   //    Notifieds that were queued.
+  //@ mutant threads shutdown_cancels_nothing: leaves the waiting tasks alive
   cancel_all_tasks();
+  //@ instead
+  owned_.close();
+  //@ end
   while (queued) {
     Header* next = queued->queue_next;
     drop_reference(queued);
