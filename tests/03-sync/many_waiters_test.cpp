@@ -22,10 +22,11 @@ rt::Task<bool> send_fails(rt::mpsc::Sender<int> tx, std::atomic<int>& waiting) {
   co_return false;
 }
 
-rt::Task<> wait_notified(rt::Notify& notify, std::atomic<int>& queued, std::atomic<int>& woken) {
+// Waits for a notification, then reports it through `woken`.
+rt::Task<> wait_notified(rt::Notify& notify, std::atomic<int>& queued, rt::mpsc::Sender<int> woken) {
   ++queued;  // and queued it is, in this same poll
   co_await notify.notified();
-  ++woken;
+  co_await woken.send(1);
 }
 
 }  // namespace
@@ -56,13 +57,15 @@ TEST_CASE("notify_waiters wakes every one of a hundred waiters" * POINTS(1)) {
     int woken = runtime.block_on([]() -> rt::Task<int> {
       rt::Notify notify;
       std::atomic<int> queued{0};
-      std::atomic<int> woken{0};
+      auto [tx, rx] = rt::mpsc::channel<int>(kWaiters);
       std::vector<rt::JoinHandle<void>> waiters;
-      for (int i = 0; i < kWaiters; ++i) waiters.push_back(rt::spawn(wait_notified(notify, queued, woken)));
+      for (int i = 0; i < kWaiters; ++i) waiters.push_back(rt::spawn(wait_notified(notify, queued, tx)));
       while (queued < kWaiters) co_await rt::yield_now();
       notify.notify_waiters();
+      int woken = 0;
+      for (int i = 0; i < kWaiters; ++i) woken += (co_await rx.recv()).value_or(0);
       for (auto& waiter : waiters) co_await waiter;
-      co_return woken.load();
+      co_return woken;
     }());
     CHECK(woken == kWaiters);
   });
