@@ -33,7 +33,8 @@ TEST_CASE("shutdown cancels the tasks blocked on channels and frees what they ho
     constexpr int kTasks = 50;
     std::atomic<int> destroyed{0};
     std::vector<rt::JoinHandle<int>> handles;
-    auto [tx, rx] = rt::mpsc::channel<int>(1);
+    auto [sender, rx] = rt::mpsc::channel<int>(1);
+    rt::mpsc::Sender<int> tx = sender;  // (a structured binding cannot be captured in C++20)
     {
       rt::Runtime runtime = std::move(original);
       runtime.block_on([&]() -> rt::Task<> {
