@@ -24,12 +24,11 @@ struct Interleaving {
   std::atomic<bool> armed{false};
   std::promise<rt::JoinHandle<int>> spawned;
 };
-Interleaving* interleaving = nullptr;
+std::atomic<Interleaving*> interleaving{nullptr};  // read by the worker in the hook
 
 void spawn_as_worker_parks(std::size_t) {
-  if (interleaving && interleaving->armed.exchange(false)) {
-    interleaving->spawned.set_value(interleaving->handle->spawn(answer()));
-  }
+  Interleaving* state = interleaving.load();
+  if (state && state->armed.exchange(false)) state->spawned.set_value(state->handle->spawn(answer()));
 }
 
 // Installs the hook for one test, and always removes it.

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <latch>
 #include <memory>
 #include <string>
 #include <thread>
@@ -75,6 +76,7 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   Idle idle_;
   std::vector<Worker> workers_;
   std::vector<std::thread> threads_;
+  std::latch started_;  // every worker has entered its loop: build() returns then
 };
 
 }  // namespace rt::detail

@@ -12,7 +12,10 @@
 namespace rt::detail {
 
 MultiThread::MultiThread(MultiThreadConfig config)
-    : config_(std::move(config)), idle_(config_.workers), workers_(config_.workers) {}
+    : config_(std::move(config)),
+      idle_(config_.workers),
+      workers_(config_.workers),
+      started_(static_cast<std::ptrdiff_t>(config_.workers)) {}
 
 void MultiThread::start() {
   threads_.reserve(workers_.size());
@@ -23,6 +26,9 @@ void MultiThread::start() {
       self->run(index);
     });
   }
+  // A runtime that build() returns has all its workers: none starts
+  // later, in the middle of what the caller measures or expects.
+  started_.wait();
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
@@ -54,6 +60,7 @@ void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
   EnterRuntimeGuard entered;
+  started_.count_down();
   for (;;) {
     if (Header* task = inject_.pop()) {
       poll(task);  // the Notified's reference goes with it
