@@ -2,9 +2,11 @@
 // when its poll ends if it is running, not at all if it has finished. A
 // cancelled task's coroutine is destroyed, and joining it throws a
 // JoinError that says it was cancelled.
+#include <atomic>
 #include <utility>
 
 #include "gate.hpp"
+#include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 
@@ -14,7 +16,7 @@ namespace {
 // coroutine frame (moved-from copies do not count).
 class Probe {
  public:
-  explicit Probe(int& destroyed) : destroyed_(&destroyed) {}
+  explicit Probe(std::atomic<int>& destroyed) : destroyed_(&destroyed) {}
   Probe(Probe&& other) noexcept : destroyed_(std::exchange(other.destroyed_, nullptr)) {}
   Probe& operator=(Probe&&) = delete;
   ~Probe() {
@@ -22,12 +24,12 @@ class Probe {
   }
 
  private:
-  int* destroyed_;
+  std::atomic<int>* destroyed_;
 };
 
 struct Outcome {
   int destroyed_before_abort = -1;
-  int destroyed_after_abort = -1;
+  int destroyed_after_join = -1;
   bool finished_after_abort = false;
   bool cancelled = false;
   int value = -1;
@@ -48,14 +50,13 @@ rt::Task<int> record_run(Probe, bool& ran) {
   co_return 1;
 }
 
-rt::Task<Outcome> abort_before_first_poll(int& destroyed, bool& ran) {
+rt::Task<Outcome> abort_before_first_poll(std::atomic<int>& destroyed, bool& ran) {
   Outcome outcome;
   auto handle = rt::spawn(record_run(Probe(destroyed), ran));
   outcome.destroyed_before_abort = destroyed;
   handle.abort();
-  outcome.destroyed_after_abort = destroyed;
-  outcome.finished_after_abort = handle.is_finished();
   co_await join(handle, outcome);
+  outcome.destroyed_after_join = destroyed;
   for (int i = 0; i < 3; ++i) co_await rt::yield_now();  // it never runs
   co_return outcome;
 }
@@ -66,16 +67,16 @@ rt::Task<int> wait_on_gate(Probe, Gate& gate, bool& resumed) {
   co_return 2;
 }
 
-rt::Task<Outcome> abort_while_waiting(Gate& gate, int& destroyed, bool& resumed) {
+rt::Task<Outcome> abort_while_waiting(Gate& gate, std::atomic<int>& destroyed, bool& resumed) {
   Outcome outcome;
   auto handle = rt::spawn(wait_on_gate(Probe(destroyed), gate, resumed));
-  co_await rt::yield_now();  // it runs, and waits on the gate
+  while (gate.polls() == 0) co_await rt::yield_now();  // it runs, and waits on the gate
   outcome.destroyed_before_abort = destroyed;
   handle.abort();
-  outcome.destroyed_after_abort = destroyed;
-  outcome.finished_after_abort = handle.is_finished();
   gate.open();  // wakes a cancelled task: nothing happens
   co_await join(handle, outcome);
+  outcome.destroyed_after_join = destroyed;
+  outcome.finished_after_abort = handle.is_finished();
   co_return outcome;
 }
 
@@ -84,7 +85,7 @@ rt::Task<int> three() { co_return 3; }
 rt::Task<Outcome> abort_after_completion() {
   Outcome outcome;
   auto handle = rt::spawn(three());
-  for (int i = 0; i < 3 && !handle.is_finished(); ++i) co_await rt::yield_now();
+  while (!handle.is_finished()) co_await rt::yield_now();
   outcome.finished_after_abort = handle.is_finished();
   handle.abort();
   co_await join(handle, outcome);
@@ -93,7 +94,8 @@ rt::Task<Outcome> abort_after_completion() {
 
 // Aborts itself from inside its own poll: it is running, so the abort
 // takes effect when the poll ends, and the code after the yield never runs.
-rt::Task<int> abort_self(Probe, rt::JoinHandle<int>*& self, int& reached) {
+rt::Task<int> abort_self(Probe, Gate& gate, rt::JoinHandle<int>*& self, int& reached) {
+  co_await gate.wait();  // until `self` is set
   self->abort();
   reached = 1;
   co_await rt::yield_now();
@@ -101,58 +103,65 @@ rt::Task<int> abort_self(Probe, rt::JoinHandle<int>*& self, int& reached) {
   co_return 4;
 }
 
-rt::Task<Outcome> abort_while_running(int& destroyed, int& reached) {
+rt::Task<Outcome> abort_while_running(std::atomic<int>& destroyed, int& reached) {
   Outcome outcome;
+  Gate gate;
   rt::JoinHandle<int>* self = nullptr;
-  auto handle = rt::spawn(abort_self(Probe(destroyed), self, reached));
+  auto handle = rt::spawn(abort_self(Probe(destroyed), gate, self, reached));
   self = &handle;
+  gate.open();
   co_await join(handle, outcome);
-  outcome.destroyed_after_abort = destroyed;
+  outcome.destroyed_after_join = destroyed;
   co_return outcome;
 }
 
 }  // namespace
 
-TEST_CASE("abort before the first poll cancels the task at once" * POINTS(2)) {
-  rt::Runtime runtime;
-  int destroyed = 0;
-  bool ran = false;
-  Outcome outcome = runtime.block_on(abort_before_first_poll(destroyed, ran));
-  CHECK(outcome.destroyed_before_abort == 0);
-  CHECK(outcome.destroyed_after_abort == 1);  // its frame is gone already
-  CHECK(outcome.finished_after_abort);
-  CHECK(outcome.cancelled);
-  CHECK_FALSE(ran);
+TEST_CASE("abort before the first poll cancels the task" * POINTS(2)) {
+  // Before its first poll: on workers it could start at once, so this is
+  // a current-thread runtime's test.
+  rt_test::on_current_thread([&](rt::Runtime& runtime) {
+    std::atomic<int> destroyed{0};
+    bool ran = false;
+    Outcome outcome = runtime.block_on(abort_before_first_poll(destroyed, ran));
+    CHECK(outcome.destroyed_before_abort == 0);
+    CHECK(outcome.destroyed_after_join == 1);  // its frame is gone once it is joined
+    CHECK(outcome.cancelled);
+    CHECK_FALSE(ran);
+  });
 }
 
-TEST_CASE("abort while suspended destroys the coroutine at once" * POINTS(2)) {
-  rt::Runtime runtime;
-  Gate gate;
-  int destroyed = 0;
-  bool resumed = false;
-  Outcome outcome = runtime.block_on(abort_while_waiting(gate, destroyed, resumed));
-  CHECK(gate.polls() == 1);
-  CHECK(outcome.destroyed_before_abort == 0);
-  CHECK(outcome.destroyed_after_abort == 1);
-  CHECK(outcome.finished_after_abort);
-  CHECK(outcome.cancelled);
-  CHECK_FALSE(resumed);
+TEST_CASE("abort while suspended destroys the coroutine" * POINTS(2)) {
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    Gate gate;
+    std::atomic<int> destroyed{0};
+    bool resumed = false;
+    Outcome outcome = runtime.block_on(abort_while_waiting(gate, destroyed, resumed));
+    CHECK(gate.polls() == 1);
+    CHECK(outcome.destroyed_before_abort == 0);
+    CHECK(outcome.destroyed_after_join == 1);
+    CHECK(outcome.finished_after_abort);
+    CHECK(outcome.cancelled);
+    CHECK_FALSE(resumed);
+  });
 }
 
 TEST_CASE("abort after completion changes nothing" * POINTS(1)) {
-  rt::Runtime runtime;
-  Outcome outcome = runtime.block_on(abort_after_completion());
-  CHECK(outcome.finished_after_abort);
-  CHECK_FALSE(outcome.cancelled);
-  CHECK(outcome.value == 3);
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    Outcome outcome = runtime.block_on(abort_after_completion());
+    CHECK(outcome.finished_after_abort);
+    CHECK_FALSE(outcome.cancelled);
+    CHECK(outcome.value == 3);
+  });
 }
 
 TEST_CASE("abort while running cancels the task when its poll ends" * POINTS(1)) {
-  rt::Runtime runtime;
-  int destroyed = 0;
-  int reached = 0;
-  Outcome outcome = runtime.block_on(abort_while_running(destroyed, reached));
-  CHECK(reached == 1);
-  CHECK(outcome.cancelled);
-  CHECK(outcome.destroyed_after_abort == 1);
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    std::atomic<int> destroyed{0};
+    int reached = 0;
+    Outcome outcome = runtime.block_on(abort_while_running(destroyed, reached));
+    CHECK(reached == 1);
+    CHECK(outcome.cancelled);
+    CHECK(outcome.destroyed_after_join == 1);
+  });
 }

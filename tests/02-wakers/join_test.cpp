@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 
@@ -49,11 +50,12 @@ rt::Task<Joined> join_failing_task() {
 }  // namespace
 
 TEST_CASE("joining a task that threw gives a JoinError holding its exception" * POINTS(2)) {
-  rt::Runtime runtime;
-  Joined joined = runtime.block_on(join_failing_task());
-  CHECK(joined.threw);
-  CHECK(joined.is_panic);
-  CHECK_FALSE(joined.is_cancelled);
-  CHECK(joined.original_is_ours);
-  CHECK(joined.after == 11);
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    Joined joined = runtime.block_on(join_failing_task());
+    CHECK(joined.threw);
+    CHECK(joined.is_panic);
+    CHECK_FALSE(joined.is_cancelled);
+    CHECK(joined.original_is_ours);
+    CHECK(joined.after == 11);
+  });
 }

@@ -4,6 +4,7 @@
 #include <thread>
 #include <utility>
 
+#include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 
@@ -34,57 +35,60 @@ rt::Task<> drop_after_yield(rt::oneshot::Sender<int> tx) {
 }  // namespace
 
 TEST_CASE("oneshot delivers the value sent before or after the receiver waits" * POINTS(1)) {
-  rt::Runtime runtime;
-  runtime.block_on([]() -> rt::Task<> {
-    auto [tx, rx] = rt::oneshot::channel<std::string>();
-    auto sender = rt::spawn(send_after_yield(std::move(tx), "later"));
-    std::string first = co_await rx;  // waits: the sender yields first
-    CHECK(first == "later");
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      auto [tx, rx] = rt::oneshot::channel<std::string>();
+      auto sender = rt::spawn(send_after_yield(std::move(tx), "later"));
+      std::string first = co_await rx;  // waits: the sender yields first
+      CHECK(first == "later");
 
-    auto [tx2, rx2] = rt::oneshot::channel<std::string>();
-    CHECK_FALSE(tx2.send("at once").has_value());
-    std::string second = co_await rx2;  // ready on the first poll
-    CHECK(second == "at once");
-    co_await sender;
-  }());
+      auto [tx2, rx2] = rt::oneshot::channel<std::string>();
+      CHECK_FALSE(tx2.send("at once").has_value());
+      std::string second = co_await rx2;  // ready on the first poll
+      CHECK(second == "at once");
+      co_await sender;
+    }());
+  });
 }
 
 TEST_CASE("a oneshot sender dropped without sending makes the receiver throw RecvError" * POINTS(2)) {
-  rt::Runtime runtime;
-  runtime.block_on([]() -> rt::Task<> {
-    auto [tx, rx] = rt::oneshot::channel<int>();
-    auto dropper = rt::spawn(drop_after_yield(std::move(tx)));
-    bool threw = co_await throws_recv_error(rx);  // was waiting when it happened
-    CHECK(threw);
-    co_await dropper;
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      auto [tx, rx] = rt::oneshot::channel<int>();
+      auto dropper = rt::spawn(drop_after_yield(std::move(tx)));
+      bool threw = co_await throws_recv_error(rx);  // was waiting when it happened
+      CHECK(threw);
+      co_await dropper;
 
-    auto [tx2, rx2] = rt::oneshot::channel<int>();
-    { auto gone = std::move(tx2); }
-    bool threw_at_once = co_await throws_recv_error(rx2);  // happened before the wait
-    CHECK(threw_at_once);
-  }());
+      auto [tx2, rx2] = rt::oneshot::channel<int>();
+      { auto gone = std::move(tx2); }
+      bool threw_at_once = co_await throws_recv_error(rx2);  // happened before the wait
+      CHECK(threw_at_once);
+    }());
+  });
 }
 
 TEST_CASE("oneshot send gives the value back once the receiver is gone" * POINTS(1)) {
-  rt::Runtime runtime;
-  runtime.block_on([]() -> rt::Task<> {
-    auto [tx, rx] = rt::oneshot::channel<int>();
-    CHECK_FALSE(tx.is_closed());
-    { auto gone = std::move(rx); }
-    CHECK(tx.is_closed());
-    auto back = tx.send(7);
-    REQUIRE(back.has_value());
-    CHECK(*back == 7);
+  rt_test::on_each_runtime([&](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      auto [tx, rx] = rt::oneshot::channel<int>();
+      CHECK_FALSE(tx.is_closed());
+      { auto gone = std::move(rx); }
+      CHECK(tx.is_closed());
+      auto back = tx.send(7);
+      REQUIRE(back.has_value());
+      CHECK(*back == 7);
 
-    auto [tx2, rx2] = rt::oneshot::channel<int>();
-    auto sender = rt::spawn([tx = std::move(tx2)]() mutable -> rt::Task<> {
-      (void)tx.send(8);
-      co_return;
-    });
-    int got = co_await rx2;
-    CHECK(got == 8);
-    co_await sender;
-  }());
+      auto [tx2, rx2] = rt::oneshot::channel<int>();
+      auto sender = rt::spawn([tx = std::move(tx2)]() mutable -> rt::Task<> {
+        (void)tx.send(8);
+        co_return;
+      });
+      int got = co_await rx2;
+      CHECK(got == 8);
+      co_await sender;
+    }());
+  });
 }
 
 TEST_CASE("a oneshot sent from another thread wakes the receiver" * POINTS(1)) {

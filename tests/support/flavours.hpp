@@ -21,34 +21,49 @@
 
 namespace rt_test {
 
-// Runs `body(runtime)` on a fresh current-thread runtime.
-template <class Body>
-void on_current_thread(Body body) {
+// What a test does after the runtime is gone: nothing, unless it says.
+struct NoAfter {
+  void operator()() const {}
+};
+
+// Runs `body(runtime)` on a fresh current-thread runtime, then, once the
+// runtime has shut down, `after()`.
+template <class Body, class After = NoAfter>
+void on_current_thread(Body body, After after = {}) {
   INFO("on the current-thread runtime");
+  {
 #ifdef RT_HAS_MULTI_THREAD
-  rt::Runtime runtime = rt::Builder::new_current_thread().build();
+    rt::Runtime runtime = rt::Builder::new_current_thread().build();
 #else
-  rt::Runtime runtime;
+    rt::Runtime runtime;
 #endif
-  body(runtime);
+    body(runtime);
+  }
+  after();
 }
 
 #ifdef RT_HAS_MULTI_THREAD
-// Runs `body(runtime)` on a fresh multi-thread runtime of `workers` workers.
-template <class Body>
-void on_multi_thread(Body body, std::size_t workers = 2) {
+// Runs `body(runtime)` on a fresh multi-thread runtime of `workers` workers,
+// then, once the runtime has shut down, `after()`.
+template <class Body, class After = NoAfter>
+void on_multi_thread(Body body, std::size_t workers = 2, After after = {}) {
   INFO("on a multi-thread runtime with " << workers << " workers");
-  rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(workers).build();
-  body(runtime);
+  {
+    rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(workers).build();
+    body(runtime);
+  }
+  after();
 }
 #endif
 
-// Runs `body(runtime)` on every flavour this runtime has, one after another.
-template <class Body>
-void on_each_runtime(Body body) {
-  on_current_thread(body);
+// Runs `body(runtime)` on every flavour this runtime has, one after another;
+// after each, once that runtime has shut down, `after()` (for what a test
+// checks of a runtime's shutdown).
+template <class Body, class After = NoAfter>
+void on_each_runtime(Body body, After after = {}) {
+  on_current_thread(body, after);
 #ifdef RT_HAS_MULTI_THREAD
-  on_multi_thread(body);
+  on_multi_thread(body, 2, after);
 #endif
 }
 

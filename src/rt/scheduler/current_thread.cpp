@@ -37,8 +37,7 @@ CurrentThread::~CurrentThread() { shutdown(); }
 
 //@ listing schedule
 void CurrentThread::Shared::schedule(TaskRef task) {
-  if (closed.load(std::memory_order_acquire)) return;  // shut down: drop it
-  queue.push(std::move(task));
+  if (!queue.push(std::move(task))) return;  // shut down: the task is dropped
   parker.unpark();
 }
 //@ listing-end schedule
@@ -80,10 +79,10 @@ void CurrentThread::block_on(Poller& root) {
 
 //@ listing runtime_shutdown
 void CurrentThread::shutdown() {
-  shared_->closed.store(true, std::memory_order_release);  // wakes from now on are dropped
-  // Destroying a coroutine can run destructors that wake other tasks or
-  // drop the last reference to one: do it with no lock held.
-  auto queued = shared_->queue.take_all();
+  // Wakes from now on are dropped. Destroying a coroutine can run
+  // destructors that wake other tasks or drop the last reference to one:
+  // do it with no lock held.
+  auto queued = shared_->queue.close();
   auto live = shared_->owned.close();
   for (auto& task : live) task->shutdown();
 }

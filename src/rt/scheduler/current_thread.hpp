@@ -43,10 +43,9 @@ class CurrentThread {
   // after the runtime is gone: so it is shared, not owned by the runtime.
   struct Shared final : Schedule {
 //@ chapters ..executor
-    RunQueue<TaskRef> queue;
+    RunQueue<TaskRef> queue;  // closed at shutdown: later wakes are dropped
     Parker parker;
     OwnedTasks<TaskBase> owned;
-    std::atomic<bool> closed{false};
 
     void schedule(TaskRef task) override;
     void release(TaskBase& task) override { owned.remove(task); }

@@ -28,6 +28,13 @@ void OwnedTasks::close() {
   closed_ = true;
 }
 
+//@ chapters threads..
+bool OwnedTasks::is_closed() const {
+  std::lock_guard lock(mutex_);
+  return closed_;
+}
+
+//@ end
 void OwnedTasks::unlink(Header& task) {
   if (task.owned_prev) task.owned_prev->owned_next = task.owned_next;
   else head_ = task.owned_next;

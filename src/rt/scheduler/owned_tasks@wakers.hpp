@@ -27,6 +27,9 @@ class OwnedTasks {
 
   // Refuses new tasks from now on.
   void close();
+//@ chapters threads..
+  bool is_closed() const;
+//@ end
 
   // Unlinks some task and hands it over with the list's reference, or
   // nullptr when the list is empty: for shutdown.
@@ -35,7 +38,7 @@ class OwnedTasks {
  private:
   void unlink(Header& task);
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   Header* head_ = nullptr;
   bool closed_ = false;
 };

@@ -1,4 +1,4 @@
-//@ file wakers..
+//@ file wakers..sync
 // The run queue's operations, compiled once per runtime; see run_queue.hpp.
 #include "rt/scheduler/run_queue.hpp"
 

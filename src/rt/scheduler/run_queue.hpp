@@ -20,13 +20,19 @@ namespace rt::detail {
 template <class TaskRef>
 class RunQueue {
  public:
-  void push(TaskRef task) {
+  // Appends `task`; false (and nothing queued) once the queue is closed.
+  bool push(TaskRef task) {
     //@ exercise executor run_queue
     std::lock_guard lock(mutex_);
+    if (closed_) return false;
     tasks_.push_back(std::move(task));
+    return true;
     //@ starter
-    // TODO: append `task` to the back of the queue. Wakers call this from
-    // any thread, so take the mutex.
+    // TODO: append `task` to the back of the queue and return true, unless
+    // the queue is closed (the runtime has shut down): then return false.
+    // Wakers call this from any thread, so take the mutex.
+    // Hint: why must `closed_` be read under the same mutex as the push?
+    // Think of a wake from another thread racing the runtime's shutdown.
     (void)task;
     throw Todo("@NN@ run_queue push (@FILE@)");
     //@ end
@@ -47,15 +53,21 @@ class RunQueue {
     //@ end
   }
 
-  // Everything still queued, for shutdown.
-  std::deque<TaskRef> take_all() {
+  // At shutdown: refuses every later push, and hands over what is queued.
+  // Checked under the mutex, a wake racing the shutdown either lands
+  // before this (and is handed over) or is refused: never left behind in a
+  // queue nobody empties, where the task and the runtime would keep each
+  // other alive.
+  std::deque<TaskRef> close() {
     std::lock_guard lock(mutex_);
+    closed_ = true;
     return std::exchange(tasks_, {});
   }
 
  private:
   std::mutex mutex_;
   std::deque<TaskRef> tasks_;
+  bool closed_ = false;
 };
 //@ listing-end run_queue
 

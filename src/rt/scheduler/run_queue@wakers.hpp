@@ -1,3 +1,4 @@
+//@ file wakers..sync
 // RunQueue: the tasks that are ready to be polled, first in, first out.
 //
 // A linked list behind a mutex, so that a waker on any thread can push

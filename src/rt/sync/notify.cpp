@@ -33,12 +33,25 @@ void Notify::notify_one() {
 
 //@ listing-end notify_one
 void Notify::notify_waiters() {
-  detail::WakeList wake;
-  std::lock_guard lock(mutex_);
-  ++waiters_calls_;  // also wakes the Notified futures not yet polled
-  while (detail::Waiter* waiter = waiters_.pop_front()) {
-    waiter->granted = by_notify_waiters;
-    wake.push(std::move(waiter->waker));
+  std::unique_lock lock(mutex_);
+  std::uint64_t call = ++waiters_calls_;  // also wakes the Notified futures not yet polled
+  for (;;) {
+    // At most a WakeList's worth at a time, woken with the lock released.
+    // Only the waiters queued before this call: they are at the front,
+    // and one queued meanwhile carries this call's number.
+    detail::WakeList wake;
+    detail::Waiter* waiter = waiters_.front();
+    while (waiter && waiter->tag < call && wake.can_push()) {
+      waiters_.pop_front();
+      waiter->granted = by_notify_waiters;
+      wake.push(std::move(waiter->waker));
+      waiter = waiters_.front();
+    }
+    bool more = waiter && waiter->tag < call;
+    lock.unlock();
+    wake.wake_all();
+    if (!more) return;
+    lock.lock();
   }
 }
 
@@ -64,6 +77,7 @@ bool Notify::poll_notified(Notified& notified, Context& cx) {
       notified.done_ = true;
       return true;
     }
+    waiter.tag = waiters_calls_;
     waiters_.push_back(waiter);
   }
   replaced = waiter.register_waker(cx);  // a spurious wake-up lands here

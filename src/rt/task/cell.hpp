@@ -36,8 +36,8 @@ class Schedule {
 // What every task has, whatever its coroutine returns.
 class TaskBase : public Wakeable, public std::enable_shared_from_this<TaskBase> {
  public:
-  TaskBase(std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
-      : scheduler_(std::move(scheduler)), poller_(root) {}
+  TaskBase(std::shared_ptr<Schedule> scheduler, Poller poller)
+      : scheduler_(std::move(scheduler)), poller_(poller) {}
 
   void wake() override;
 
@@ -62,7 +62,7 @@ template <class T>
 class Cell final : public TaskBase {
  public:
   Cell(std::shared_ptr<Schedule> scheduler, Task<T> future)
-      : TaskBase(std::move(scheduler), future.handle()), future_(std::move(future)) {}
+      : TaskBase(std::move(scheduler), Poller(future.handle())), future_(std::move(future)) {}
 
   bool is_complete() {
     std::lock_guard lock(mutex_);

@@ -55,7 +55,11 @@ void poll(Header* task) {
     case TransitionToIdle::OkNotified:
       // Woken during the poll: queue it again, at the back (Tokio's
       // yield_now), then give up the poll's reference.
+//@ chapters threads..
+      task->scheduler->yield_now(task);
+//@ else
       task->scheduler->schedule(task);
+//@ end
       drop_reference(task);
       return;
     case TransitionToIdle::OkDealloc:
@@ -106,6 +110,17 @@ void abort_task(Header* task) {
 
 //@ listing-end abort
 
+//@ chapters threads..
+//@ listing remote_abort
+void remote_abort(Header* task) {
+  // Marks it CANCELLED and, if it is idle, queues it: a worker cancels it
+  // as it would poll it. No coroutine is destroyed on this thread, which
+  // may be in the middle of another task's poll.
+  if (task->state.transition_to_notified_and_cancel()) task->scheduler->schedule(task);
+}
+//@ listing-end remote_abort
+
+//@ end
 //@ listing join
 bool poll_join(Header* task, const Waker& waker) {
   Snapshot snapshot = task->state.load();

@@ -32,6 +32,12 @@ void shutdown(Header* task);
 
 // JoinHandle::abort. The JoinHandle's own reference stays with it.
 void abort_task(Header* task);
+//@ chapters threads..
+
+// JoinHandle::abort from chapter 04 on, as Tokio's: the cancellation goes
+// through the scheduler, which cancels the task where it runs its tasks.
+void remote_abort(Header* task);
+//@ end
 
 // The JoinHandle's poll: true when the output can be read; otherwise the
 // joiner's waker is left with the task. Tokio's can_read_output.

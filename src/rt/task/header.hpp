@@ -27,6 +27,12 @@ class Schedule {
   // The task completed: unlink it from the owned tasks. True when it was
   // still linked, which hands back the list's reference.
   virtual bool release(Header& task) = 0;
+//@ chapters threads..
+  // The task was woken during its own poll (by yield_now, say) and is
+  // queued again as the poll ends: the back of the queue. Tokio's
+  // Schedule::yield_now; chapter 07's LIFO slot is skipped on this path.
+  virtual void yield_now(Header* task) { schedule(task); }
+//@ end
 
  protected:
   ~Schedule() = default;
@@ -42,8 +48,8 @@ struct TaskVTable {
 
 //@ listing header
 struct Header {
-  Header(const TaskVTable* vtable, std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
-      : vtable(vtable), scheduler(std::move(scheduler)), poller(root) {}
+  Header(const TaskVTable* vtable, std::shared_ptr<Schedule> scheduler, Poller poller)
+      : vtable(vtable), scheduler(std::move(scheduler)), poller(poller) {}
 
   // Hot: read or written on every wake and every poll.
   State state;

@@ -39,10 +39,18 @@ class [[nodiscard]] JoinHandle : public Leaf<JoinHandle<T>> {
 
   bool is_finished() const { return cell_->state.load().is_complete(); }
 
+//@ chapters threads..
+  // Cancels the task: a waiting one is handed to its scheduler, which
+  // cancels it where it runs tasks; a running one when its poll ends; a
+  // finished one not at all. Awaiting the handle then throws a JoinError
+  // whose is_cancelled() is true.
+  void abort() const { detail::remote_abort(cell_); }
+//@ else
   // Cancels the task: at once if it is waiting, when its poll ends if it
   // is running, not at all if it has finished. Awaiting the handle then
   // throws a JoinError whose is_cancelled() is true.
   void abort() const { detail::abort_task(cell_); }
+//@ end
 
  private:
   detail::Cell<T>* cell_;

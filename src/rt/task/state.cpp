@@ -210,6 +210,26 @@ bool State::transition_to_shutdown() {
   }
 }
 
+//@ chapters threads..
+bool State::transition_to_notified_and_cancel() {
+  Snapshot current = load();
+  for (;;) {
+    if (current.is_cancelled() || current.is_complete()) return false;
+    Snapshot next = current;
+    next.set(CANCELLED);
+    bool submit = false;
+    if (next.is_running()) {
+      next.set(NOTIFIED);  // its poller re-checks when the poll ends
+    } else if (!next.is_notified()) {
+      next.set(NOTIFIED);
+      next.ref_inc();  // the new Notified's
+      submit = true;
+    }
+    if (cas(current, next)) return submit;
+  }
+}
+
+//@ end
 bool State::set_join_waker(Snapshot& current) {
   current = load();
   for (;;) {
@@ -225,8 +245,11 @@ bool State::set_join_waker(Snapshot& current) {
 bool State::unset_join_waker() {
   Snapshot current = load();
   for (;;) {
-    assert(current.is_join_interested() && current.is_join_waker_set());
+    assert(current.is_join_interested());
+    // COMPLETE first: once the task is complete the runtime may already
+    // have woken the joiner and cleared JOIN_WAKER (as in Tokio).
     if (current.is_complete()) return false;
+    assert(current.is_join_waker_set());
     Snapshot next = current;
     next.unset(JOIN_WAKER);
     if (cas(current, next)) return true;

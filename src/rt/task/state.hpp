@@ -19,6 +19,8 @@
 #include <atomic>
 #include <cassert>
 #include <cstddef>
+#include <cstdlib>
+#include <limits>
 
 #include "rt/todo.hpp"
 
@@ -105,6 +107,14 @@ class State {
   // coroutine. False when it is running (its poller will see CANCELLED)
   // or complete (nothing to cancel).
   bool transition_to_shutdown();
+//@ chapters threads..
+
+  // abort() from outside the task's poll: mark CANCELLED, and if the task
+  // is idle and not queued, also NOTIFIED with a new reference: true means
+  // "schedule it", and its poll will cancel it. A running task sees
+  // CANCELLED when its poll ends.
+  bool transition_to_notified_and_cancel();
+//@ end
 
   // The JoinHandle asks the runtime to wake it: succeeds unless complete.
   // On failure `current` holds the snapshot that made it fail.
@@ -129,7 +139,11 @@ class State {
   //@ listing ref_count
   // A new reference (a cloned waker). relaxed: a reference can only be
   // made from another live one, which keeps the task alive meanwhile.
-  void ref_inc() { bits_.fetch_add(REF_ONE, std::memory_order_relaxed); }
+  void ref_inc() {
+    std::size_t previous = bits_.fetch_add(REF_ONE, std::memory_order_relaxed);
+    // As Tokio: a count that wraps would free a live task; stop first.
+    if (previous > std::numeric_limits<std::size_t>::max() / 2) std::abort();
+  }
 
   // Drops one reference; true when it was the last.
   bool ref_dec() {
@@ -148,7 +162,7 @@ class State {
   // previous owner's; acquire on failure: the value found is the snapshot
   // the next attempt works from.
   bool cas(Snapshot& current, Snapshot next) {
-    //@ mutant wakers relaxed_cas: relaxed orders on every transition, so a poller may not see what the previous one wrote
+    //@ mutant threads relaxed_cas: relaxed orders on every transition, so a poller may not see what the previous one wrote
     return bits_.compare_exchange_weak(current.bits, next.bits, std::memory_order_acq_rel,
                                        std::memory_order_acquire);
     //@ instead

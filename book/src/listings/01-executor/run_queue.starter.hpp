@@ -1,9 +1,13 @@
 template <class TaskRef>
 class RunQueue {
  public:
-  void push(TaskRef task) {
-    // TODO: append `task` to the back of the queue. Wakers call this from
-    // any thread, so take the mutex.
+  // Appends `task`; false (and nothing queued) once the queue is closed.
+  bool push(TaskRef task) {
+    // TODO: append `task` to the back of the queue and return true, unless
+    // the queue is closed (the runtime has shut down): then return false.
+    // Wakers call this from any thread, so take the mutex.
+    // Hint: why must `closed_` be read under the same mutex as the push?
+    // Think of a wake from another thread racing the runtime's shutdown.
     (void)task;
     throw Todo("01 run_queue push (rt/scheduler/run_queue.hpp)");
   }
@@ -15,13 +19,19 @@ class RunQueue {
     throw Todo("01 run_queue pop (rt/scheduler/run_queue.hpp)");
   }
 
-  // Everything still queued, for shutdown.
-  std::deque<TaskRef> take_all() {
+  // At shutdown: refuses every later push, and hands over what is queued.
+  // Checked under the mutex, a wake racing the shutdown either lands
+  // before this (and is handed over) or is refused: never left behind in a
+  // queue nobody empties, where the task and the runtime would keep each
+  // other alive.
+  std::deque<TaskRef> close() {
     std::lock_guard lock(mutex_);
+    closed_ = true;
     return std::exchange(tasks_, {});
   }
 
  private:
   std::mutex mutex_;
   std::deque<TaskRef> tasks_;
+  bool closed_ = false;
 };

@@ -1,5 +1,4 @@
 void CurrentThread::Shared::schedule(TaskRef task) {
-  if (closed.load(std::memory_order_acquire)) return;  // shut down: drop it
-  queue.push(std::move(task));
+  if (!queue.push(std::move(task))) return;  // shut down: the task is dropped
   parker.unpark();
 }

@@ -14,6 +14,7 @@ bool Notify::poll_notified(Notified& notified, Context& cx) {
       notified.done_ = true;
       return true;
     }
+    waiter.tag = waiters_calls_;
     waiters_.push_back(waiter);
   }
   replaced = waiter.register_waker(cx);  // a spurious wake-up lands here

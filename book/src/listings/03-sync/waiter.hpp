@@ -6,6 +6,9 @@ struct Waiter {
   // What the list's owner handed this waiter when it took it off the list
   // (a permit, a notification); 0 while nothing. The owner says what it means.
   int granted = 0;
+  // What the owner wants to remember of when the waiter came (Notify: the
+  // notify_waiters() calls made before it queued).
+  std::uint64_t tag = 0;
   Waiter* prev = nullptr;
   Waiter* next = nullptr;
 

@@ -21,6 +21,8 @@ namespace rt {
 
 namespace detail {
 
+class PromiseBase;  // rt/task/task.hpp
+
 class LeafBase {
  public:
   virtual ~LeafBase() = default;
@@ -31,9 +33,14 @@ class LeafBase {
 // which leaf must be ready first.
 class Poller {
  public:
-  explicit Poller(std::coroutine_handle<> root) : root_(root), resume_at_(root) {}
+  // `root` is a Task's handle: its promise is where a failure is kept.
+  template <class Promise>
+  explicit Poller(std::coroutine_handle<Promise> root)
+      : root_(root), resume_at_(root), promise_(&root.promise()) {}
 
-  // Polls once; true when the outermost coroutine has finished.
+  // Polls once; true when the outermost coroutine has finished, or has
+  // failed: a leaf threw when polled again, and the root's result is now
+  // that exception (the chain's frames are destroyed with the root's).
   bool poll(Context& cx);
   // Called by a leaf that suspends the chain: resume `at` once `leaf` is ready.
   void suspend_on(LeafBase& leaf, std::coroutine_handle<> at) {
@@ -45,6 +52,8 @@ class Poller {
   std::coroutine_handle<> root_;
   std::coroutine_handle<> resume_at_;
   LeafBase* leaf_ = nullptr;
+  PromiseBase* promise_;
+  bool failed_ = false;
 };
 
 // The poll in progress on this thread: what a leaf's co_await reaches for.

@@ -41,8 +41,8 @@ struct TaskVTable {
 };
 
 struct Header {
-  Header(const TaskVTable* vtable, std::shared_ptr<Schedule> scheduler, std::coroutine_handle<> root)
-      : vtable(vtable), scheduler(std::move(scheduler)), poller(root) {}
+  Header(const TaskVTable* vtable, std::shared_ptr<Schedule> scheduler, Poller poller)
+      : vtable(vtable), scheduler(std::move(scheduler)), poller(poller) {}
 
   // Hot: read or written on every wake and every poll.
   State state;

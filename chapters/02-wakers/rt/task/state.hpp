@@ -19,6 +19,8 @@
 #include <atomic>
 #include <cassert>
 #include <cstddef>
+#include <cstdlib>
+#include <limits>
 
 #include "rt/todo.hpp"
 
@@ -126,7 +128,11 @@ class State {
 
   // A new reference (a cloned waker). relaxed: a reference can only be
   // made from another live one, which keeps the task alive meanwhile.
-  void ref_inc() { bits_.fetch_add(REF_ONE, std::memory_order_relaxed); }
+  void ref_inc() {
+    std::size_t previous = bits_.fetch_add(REF_ONE, std::memory_order_relaxed);
+    // As Tokio: a count that wraps would free a live task; stop first.
+    if (previous > std::numeric_limits<std::size_t>::max() / 2) std::abort();
+  }
 
   // Drops one reference; true when it was the last.
   bool ref_dec() {

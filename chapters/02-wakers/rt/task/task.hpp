@@ -9,10 +9,14 @@
 // futures are polled inline in Rust. Only spawn creates a new task.
 #pragma once
 
+#include <concepts>
 #include <coroutine>
 #include <exception>
 #include <optional>
+#include <type_traits>
 #include <utility>
+
+#include "rt/task/poll.hpp"
 
 #include "rt/task/frame_room.hpp"
 #include "rt/todo.hpp"
@@ -23,6 +27,20 @@ template <class T = void>
 class Task;
 
 namespace detail {
+
+// A leaf future (rt::Leaf: JoinHandle, yield_now, a channel's recv...).
+template <class A>
+concept LeafFuture = std::derived_from<std::remove_cvref_t<A>, LeafBase>;
+
+// Awaits a leaf where it is. (Returning the leaf itself by reference from
+// await_transform would be simpler, but g++ 12 then copies it.)
+template <class L>
+struct LeafAwaiter {
+  L& leaf;
+  bool await_ready() { return leaf.await_ready(); }
+  void await_suspend(std::coroutine_handle<> at) { leaf.await_suspend(at); }
+  decltype(auto) await_resume() { return leaf.await_resume(); }
+};
 
 // What every Task's promise has, whatever it returns.
 class PromiseBase {
@@ -41,6 +59,21 @@ class PromiseBase {
     void await_resume() noexcept {}
   };
   FinalAwaiter final_suspend() noexcept { return {}; }
+
+  // Every co_await in a Task goes through one of these two, so that a
+  // Task may await only another Task (by value: `co_await child()` or
+  // `co_await std::move(task)`) or a leaf future. Anything else
+  // (std::suspend_always, say) would suspend the task with no waker kept
+  // anywhere, and it would never be polled again: if the compiler finds
+  // no await_transform for your co_await, await a Task or an rt::Leaf.
+  template <LeafFuture L>
+  LeafAwaiter<std::remove_reference_t<L>> await_transform(L&& leaf) noexcept {
+    return {leaf};
+  }
+  template <class U>
+  auto await_transform(Task<U>&& task) noexcept {
+    return std::move(task).operator co_await();
+  }
 
   void unhandled_exception() noexcept { exception_ = std::current_exception(); }
   void set_continuation(std::coroutine_handle<> next) { continuation_ = next; }

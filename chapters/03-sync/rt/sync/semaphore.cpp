@@ -12,16 +12,34 @@ bool Semaphore::try_acquire() {
 }
 
 void Semaphore::release(std::size_t permits) {
-  WakeList wake;  // destroyed last: wakes after the unlock
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < permits; ++i) release_one(wake);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // A WakeList's worth at a time, woken with the lock released.
+    WakeList wake;
+    for (; permits > 0 && wake.can_push(); --permits) release_one(wake);
+    lock.unlock();
+    wake.wake_all();
+    if (permits == 0) return;
+    lock.lock();
+  }
 }
 
 void Semaphore::close() {
-  WakeList wake;
-  std::lock_guard lock(mutex_);
-  closed_ = true;
-  while (Waiter* waiter = waiters_.pop_front()) wake.push(std::move(waiter->waker));
+  std::unique_lock lock(mutex_);
+  closed_ = true;  // from now on nobody queues
+  for (;;) {
+    WakeList wake;
+    while (wake.can_push()) {
+      Waiter* waiter = waiters_.pop_front();
+      if (!waiter) break;
+      wake.push(std::move(waiter->waker));
+    }
+    bool more = !waiters_.empty();
+    lock.unlock();
+    wake.wake_all();
+    if (!more) return;
+    lock.lock();
+  }
 }
 
 bool Semaphore::is_closed() {

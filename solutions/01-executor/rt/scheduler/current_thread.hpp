@@ -39,10 +39,9 @@ class CurrentThread {
   // What tasks and wakers reach, possibly from other threads, and possibly
   // after the runtime is gone: so it is shared, not owned by the runtime.
   struct Shared final : Schedule {
-    RunQueue<TaskRef> queue;
+    RunQueue<TaskRef> queue;  // closed at shutdown: later wakes are dropped
     Parker parker;
     OwnedTasks<TaskBase> owned;
-    std::atomic<bool> closed{false};
 
     void schedule(TaskRef task) override;
     void release(TaskBase& task) override { owned.remove(task); }

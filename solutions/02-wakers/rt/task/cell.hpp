@@ -36,7 +36,7 @@ class Cell final : public Header {
 
  private:
   Cell(std::shared_ptr<Schedule> scheduler, Task<T> future)
-      : Header(&kVTable, std::move(scheduler), future.handle()), future_(std::move(future)) {}
+      : Header(&kVTable, std::move(scheduler), Poller(future.handle())), future_(std::move(future)) {}
 
   static Cell* self(Header* task) { return static_cast<Cell*>(task); }
 

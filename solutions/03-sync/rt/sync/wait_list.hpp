@@ -9,8 +9,10 @@
 // The list is not thread-safe: its owner guards it with its own mutex.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <utility>
-#include <vector>
 
 #include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
@@ -25,6 +27,9 @@ struct Waiter {
   // What the list's owner handed this waiter when it took it off the list
   // (a permit, a notification); 0 while nothing. The owner says what it means.
   int granted = 0;
+  // What the owner wants to remember of when the waiter came (Notify: the
+  // notify_waiters() calls made before it queued).
+  std::uint64_t tag = 0;
   Waiter* prev = nullptr;
   Waiter* next = nullptr;
 
@@ -47,6 +52,7 @@ class WaitList {
   WaitList& operator=(const WaitList&) = delete;
 
   bool empty() const { return head_ == nullptr; }
+  Waiter* front() const { return head_; }
 
   void push_back(Waiter& waiter) {
     waiter.prev = tail_;
@@ -84,22 +90,29 @@ class WaitList {
 // Wakers collected under a lock, to be called once it is released: a wake
 // runs scheduler code, and must not run with the primitive's mutex held.
 // Declare it before the lock guard, and its destructor wakes them after the
-// guard has unlocked. (Tokio's WakeList holds 32 on the stack and loops.)
+// guard has unlocked. Like Tokio's WakeList it holds at most 32, on the
+// stack: collecting allocates nothing under the lock (and so cannot fail
+// there, losing a waker). Whoever has more to wake unlocks, wakes these,
+// locks again and goes on.
 class WakeList {
  public:
+  static constexpr std::size_t kCapacity = 32;
+
   WakeList() = default;
   WakeList(const WakeList&) = delete;
   WakeList& operator=(const WakeList&) = delete;
   ~WakeList() { wake_all(); }
 
-  void push(Waker waker) { wakers_.push_back(std::move(waker)); }
+  bool can_push() const { return count_ < kCapacity; }
+  void push(Waker waker) { wakers_[count_++] = std::move(waker); }  // requires can_push()
   void wake_all() {
-    for (Waker& waker : wakers_) waker.wake();
-    wakers_.clear();
+    for (std::size_t i = 0; i < count_; ++i) wakers_[i].wake();
+    count_ = 0;
   }
 
  private:
-  std::vector<Waker> wakers_;
+  std::array<Waker, kCapacity> wakers_;
+  std::size_t count_ = 0;
 };
 
 }  // namespace rt::detail

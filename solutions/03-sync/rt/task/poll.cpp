@@ -3,6 +3,8 @@
 // see poll.hpp.
 #include "rt/task/poll.hpp"
 
+#include "rt/task/task.hpp"
+
 namespace rt::detail {
 
 bool Poller::poll(Context& cx) {
@@ -11,12 +13,23 @@ bool Poller::poll(Context& cx) {
     ~Scope() { current_poll = saved; }
   } scope;
   current_poll = {this, &cx};
-  bool ready = leaf_ == nullptr || leaf_->poll(cx);
+  bool ready;
+  try {
+    ready = leaf_ == nullptr || leaf_->poll(cx);
+  } catch (...) {
+    // A leaf threw on a later poll, outside any coroutine body: nobody
+    // can catch it but the task. It ends the task as a throw from its
+    // first poll would (Tokio: a panic in poll fails the task's join).
+    promise_->unhandled_exception();
+    failed_ = true;
+    leaf_ = nullptr;
+    return true;
+  }
   if (ready) {
     leaf_ = nullptr;
     resume_at_.resume();  // runs until a leaf suspends the chain or the root ends
   }
-  return root_.done();
+  return failed_ || root_.done();
 }
 
 

@@ -137,8 +137,11 @@ bool State::set_join_waker(Snapshot& current) {
 bool State::unset_join_waker() {
   Snapshot current = load();
   for (;;) {
-    assert(current.is_join_interested() && current.is_join_waker_set());
+    assert(current.is_join_interested());
+    // COMPLETE first: once the task is complete the runtime may already
+    // have woken the joiner and cleared JOIN_WAKER (as in Tokio).
     if (current.is_complete()) return false;
+    assert(current.is_join_waker_set());
     Snapshot next = current;
     next.unset(JOIN_WAKER);
     if (cas(current, next)) return true;

@@ -1,0 +1,14 @@
+void MultiThread::park(std::size_t index) {
+  // TODO: put worker `index` to sleep until there may be work, without
+  // ever sleeping through a task queued meanwhile:
+  //  - list it as a sleeper (idle_.transition_worker_to_parked), so that
+  //    whoever queues a task next wakes it;
+  //  - then look at the queue again (and whether it is closed): if there
+  //    is work, unlist it (idle_.unpark_worker_by_id) and return;
+  //  - else count the park (workers_[index].parks) and sleep on
+  //    workers_[index].parker.
+  // Hint: why list first and look second? Think of a task pushed between
+  // the run loop's empty pop and this call, when nobody was listed.
+  (void)index;
+  throw Todo("04 park (rt/scheduler/multi_thread/worker.cpp)");
+}

@@ -1,0 +1,58 @@
+//@ file threads..
+// rt::Builder: configures and builds a Runtime. Mirrors
+// tokio::runtime::Builder.
+//
+//   rt::Runtime runtime = rt::Builder::new_multi_thread()
+//                             .worker_threads(4)
+//                             .thread_name("my-worker")
+//                             .build();
+//
+// A multi-thread runtime has as many workers as the machine has hardware
+// threads, unless the environment variable RT_WORKER_THREADS says how
+// many (Tokio's TOKIO_WORKER_THREADS), unless worker_threads(n) does.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rt {
+
+class Runtime;
+
+class Builder {
+ public:
+  static Builder new_current_thread() { return Builder(Kind::CurrentThread); }
+  static Builder new_multi_thread() { return Builder(Kind::MultiThread); }
+
+  // How many worker threads (multi-thread only); at least 1.
+  Builder& worker_threads(std::size_t count);
+  // The name of the worker threads (Linux keeps 15 characters).
+  Builder& thread_name(std::string name);
+  // How many tasks a worker runs between two looks at the global queue.
+  // Kept for chapter 05, where workers get local queues; at least 1.
+  Builder& global_queue_interval(std::uint32_t ticks);
+  // How many tasks a worker runs between two polls of the I/O and timer
+  // drivers. Kept for chapters 09 and 10; at least 1.
+  Builder& event_interval(std::uint32_t ticks);
+
+  Runtime build();
+
+  // The worker count a multi-thread runtime gets by default: the
+  // environment variable RT_WORKER_THREADS if it is set (it must be a
+  // positive integer), else the available parallelism.
+  static std::size_t default_worker_threads();
+
+ private:
+  enum class Kind { CurrentThread, MultiThread };
+  explicit Builder(Kind kind) : kind_(kind) {}
+
+  Kind kind_;
+  std::optional<std::size_t> worker_threads_;
+  std::string thread_name_ = "rt-worker";
+  std::uint32_t global_queue_interval_ = 61;
+  std::uint32_t event_interval_ = 61;
+};
+
+}  // namespace rt

@@ -1,0 +1,55 @@
+//@ file threads..
+// SchedulerHandle: the scheduler as everything outside it reaches it: its
+// tasks (through their header), rt::Handle, rt::spawn and block_on. Mirrors
+// Tokio's runtime/scheduler/mod.rs (enum Handle { CurrentThread,
+// MultiThread }): one shared object per runtime, held by every task and
+// every Handle, so it outlives the Runtime for as long as anyone can reach
+// it. After shutdown it still answers, refusing new work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "rt/scheduler/owned_tasks.hpp"
+#include "rt/task/header.hpp"
+#include "rt/task/poll.hpp"
+
+namespace rt::detail {
+
+class SchedulerHandle : public Schedule {
+ public:
+  virtual ~SchedulerHandle() = default;
+
+  // Schedule, for a task that completed: unlink it from the owned list.
+  bool release(Header& task) override { return owned_.remove(task); }
+
+  // spawn's untyped half: the typed half built the cell (with its three
+  // references); this records it in the owned list and queues it, or,
+  // once the runtime has shut down, cancels it before it ever runs.
+  void bind_and_schedule(Header* task);
+
+  // Drives `root` on the calling thread until it has finished.
+  virtual void block_on(Poller& root) = 0;
+
+  // Cancels every task, stops the workers, and refuses work from now on.
+  // Called once, by the Runtime, from a thread that is not a worker.
+  virtual void shutdown() = 0;
+  bool is_shutdown() const { return owned_.is_closed(); }
+
+  // What rt::RuntimeMetrics reports.
+  virtual std::size_t num_workers() const = 0;
+  virtual std::size_t global_queue_depth() const = 0;
+  virtual std::uint64_t global_queue_lock_waits() const = 0;
+  virtual std::size_t num_idle_workers() const { return 0; }
+  virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
+  virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+
+ protected:
+  // Unlinks and cancels every task left; for shutdown.
+  void cancel_all_tasks();
+
+  OwnedTasks owned_;
+};
+
+}  // namespace rt::detail

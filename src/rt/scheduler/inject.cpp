@@ -1,0 +1,81 @@
+//@ file threads..
+// The injection queue's operations, compiled once per runtime; see
+// inject.hpp.
+#include "rt/scheduler/inject.hpp"
+
+#include <utility>
+
+namespace rt::detail {
+
+std::unique_lock<std::mutex> Inject::lock() const {
+  std::unique_lock guard(mutex_, std::try_to_lock);
+  if (!guard.owns_lock()) {
+    lock_waits_.fetch_add(1, std::memory_order_relaxed);  // a statistic: no ordering
+    guard.lock();
+  }
+  return guard;
+}
+
+//@ listing inject
+bool Inject::push(Header* task) {
+  //@ exercise threads inject
+  auto guard = lock();
+  if (closed_) return false;
+  task->queue_next = nullptr;
+  if (tail_) tail_->queue_next = task;
+  else head_ = task;
+  tail_ = task;
+  // seq_cst, and after the task is linked: a worker that reads the new
+  // length and comes back for the task finds it.
+  len_.fetch_add(1, std::memory_order_seq_cst);
+  return true;
+  //@ starter
+  // TODO: append `task` at the tail, under the lock (lock()), unless the
+  // queue is closed: then return false and queue nothing. The link is the
+  // task's own queue_next. Keep len_ equal to the number of tasks queued.
+  // Hint: len_ is read without the lock by workers deciding whether to
+  // sleep: update it with the task already linked, and with seq_cst.
+  (void)task;
+  throw Todo("@NN@ inject push (@FILE@)");
+  //@ end
+}
+
+Header* Inject::pop() {
+  //@ exercise threads inject
+  if (is_empty()) return nullptr;  // the common idle case, without the lock
+  auto guard = lock();
+  Header* task = head_;
+  if (!task) return nullptr;
+  head_ = task->queue_next;
+  //@ mutant threads inject_pop_keeps_tail: leaves tail_ on the task it hands out when the queue empties
+  if (!head_) tail_ = nullptr;
+  //@ instead
+  //@ end
+  task->queue_next = nullptr;
+  len_.fetch_sub(1, std::memory_order_seq_cst);
+  return task;
+  //@ starter
+  // TODO: unlink and return the task at the head, under the lock, or
+  // nullptr when there is none. Keep len_ in step, and tail_ too: what
+  // must tail_ be once the last task is taken?
+  // Hint: len_ also lets an idle worker skip the lock when the queue is
+  // empty.
+  throw Todo("@NN@ inject pop (@FILE@)");
+  //@ end
+}
+//@ listing-end inject
+
+Header* Inject::close() {
+  auto guard = lock();
+  closed_ = true;
+  tail_ = nullptr;
+  len_.store(0, std::memory_order_seq_cst);
+  return std::exchange(head_, nullptr);
+}
+
+bool Inject::is_closed() const {
+  auto guard = lock();
+  return closed_;
+}
+
+}  // namespace rt::detail

@@ -1,0 +1,60 @@
+//@ file threads..
+// Inject: the global injection queue, where every task goes that is
+// spawned or woken, from any thread, and where every worker takes its next
+// task. Mirrors Tokio's runtime/scheduler/inject (the queue behind the
+// scheduler's mutex; Tokio's workers also have the local queues of chapter
+// 05, which this chapter does not yet have).
+//
+// Intrusive, like chapter 02's run queue: the link is each task's
+// queue_next, so queueing allocates nothing, and each entry holds one
+// reference (a Notified). Its length is also kept in an atomic, so that a
+// worker about to sleep and a spawner deciding whether to wake one can
+// read it without taking the lock.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+#include "rt/task/header.hpp"
+#include "rt/todo.hpp"
+
+namespace rt::detail {
+
+class Inject {
+ public:
+  // Appends a Notified; false (and nothing queued) once closed.
+  bool push(Header* task);
+
+  // The oldest Notified, or nullptr when the queue is empty (or closed).
+  Header* pop();
+
+  // Read without the lock. seq_cst: it pairs with the idle-worker count
+  // (see multi_thread/idle.hpp), so that a push and a worker going to
+  // sleep cannot both miss each other.
+  std::size_t len() const { return len_.load(std::memory_order_seq_cst); }
+  bool is_empty() const { return len() == 0; }
+
+  // At shutdown: refuses every later push and hands over what is queued,
+  // as a chain linked through queue_next.
+  Header* close();
+  bool is_closed() const;
+
+  // How often a thread found the mutex taken and had to wait for it: what
+  // one global queue costs when many threads share it.
+  std::uint64_t lock_waits() const { return lock_waits_.load(std::memory_order_relaxed); }
+
+ private:
+  // Takes the mutex, counting a wait when it is held by another thread.
+  std::unique_lock<std::mutex> lock() const;
+
+  mutable std::mutex mutex_;
+  Header* head_ = nullptr;
+  Header* tail_ = nullptr;
+  bool closed_ = false;
+  std::atomic<std::size_t> len_{0};  // written under the mutex, read anywhere
+  mutable std::atomic<std::uint64_t> lock_waits_{0};
+};
+
+}  // namespace rt::detail
