@@ -50,6 +50,9 @@ rt::Task<std::vector<std::size_t>> follow_references(rt::Waker& slot, Gate& gate
   co_await rt::yield_now();  // its second poll: it waits on the gate
   seen.push_back(references(slot));  // owned list, JoinHandle, slot, the gate's waker
   handle.abort();
+  // From chapter 04 on, abort() hands the cancellation to the scheduler
+  // (with a Notified and its reference); a yield lets the runtime run it.
+  co_await rt::yield_now();
   seen.push_back(references(slot));  // JoinHandle, slot, the gate's waker
   { auto dropped = std::move(handle); }
   seen.push_back(references(slot));  // slot, the gate's waker
