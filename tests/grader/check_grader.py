@@ -24,6 +24,7 @@ EXPECTED = {
     "passes": (1, "pass"),
     "fails a check": (2, "fail"),
     "crashes with SIGSEGV": (1, "crash"),
+    "fails an assertion": (1, "crash"),
     "hangs forever": (1, "timeout"),
     "prints 20 MB": (1, "pass"),
     "prints a fake pass line": (1, "exited early"),
@@ -122,6 +123,10 @@ def check_messages(tests):
           "a failed CHECK shows the expression and its values", message("fails a check"))
     check("SIGSEGV" in message("crashes with SIGSEGV"), "a crash names its signal",
           message("crashes with SIGSEGV"))
+    check("cause: " in message("fails an assertion") and "Assertion" in message("fails an assertion"),
+          "a crash shows the line that says why first", message("fails an assertion"))
+    check("wake-up" in message("hangs forever"), "a timeout says what usually causes one",
+          message("hangs forever"))
     check("boom from the fixture" in message("throws an exception"),
           "an escaped exception shows its what()", message("throws an exception"))
     garbage = tests.get("fails a check", {}).get("output", "")

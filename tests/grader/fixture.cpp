@@ -28,6 +28,13 @@ TEST_CASE("crashes with SIGSEGV" * POINTS(1)) {
   std::raise(SIGSEGV);
 }
 
+// What a runtime's own assert does when an invariant breaks.
+TEST_CASE("fails an assertion" * POINTS(1)) {
+  std::fprintf(stderr, "fixture: state.hpp:42: Snapshot::ref_dec(): Assertion `ref_count() > 0' failed.\n");
+  std::fflush(stderr);
+  std::abort();
+}
+
 TEST_CASE("hangs forever" * POINTS(1)) {
   for (;;) pause();
 }

@@ -12,8 +12,10 @@ namespace grader {
 
 namespace {
 
-// Enough to see what went wrong; the JSON file has the rest.
+// Enough to see what went wrong; the JSON file has the rest. A data race
+// has two sides, each with its stack: ThreadSanitizer's report gets more.
 constexpr int detail_lines = 12;
+constexpr int race_report_lines = 48;
 
 }  // namespace
 
@@ -36,8 +38,10 @@ void print_details(const std::string& message) {
   std::istringstream in(message);
   std::string line;
   int shown = 0;
+  int limit = message.find("ThreadSanitizer") != std::string::npos ? race_report_lines
+                                                                   : detail_lines;
   while (std::getline(in, line)) {
-    if (shown++ == detail_lines) {
+    if (shown++ == limit) {
       fmt::print("      | ...\n");
       break;
     }
@@ -63,8 +67,13 @@ std::string timing(const TestResult& r) {
 void print_test(const TestResult& r) {
   std::string status = status_name(r.status);
   if (r.failed_runs > 0 && r.runs > 1) status += fmt::format(" {}/{}", r.failed_runs, r.runs);
-  fmt::print("  {:<14} {:<18} {:>3}/{:<3} {:>9}  {}\n", r.chapter, status, r.points_earned,
-             r.points_possible, timing(r), printable(label(r)));
+  // A regression that is not counted earns nothing either way: no points
+  // column, so that a pass does not read as "0/2".
+  std::string points = r.regression && !r.counted
+                           ? std::string("  -    ")
+                           : fmt::format("{:>3}/{:<3}", r.points_earned, r.points_possible);
+  fmt::print("  {:<14} {:<18} {} {:>9}  {}\n", r.chapter, status, points, timing(r),
+             printable(label(r)));
   if (r.status != Status::pass) print_details(r.message);
   std::fflush(stdout);
 }

@@ -21,6 +21,24 @@ std::string signal_description(int signal) {
   return fmt::format("{} ({})", name, strsignal(signal));
 }
 
+// The line that says why a process died, when it printed one: a failed
+// assertion, an uncaught exception, undefined behaviour. Shown first, so
+// that a crash reads as its cause and not as doctest's trailer.
+std::string cause_of_crash(const std::string& output) {
+  static const char* const causes[] = {"Assertion", "terminate called", "what():",
+                                       "runtime error:", "Sanitizer"};
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    if (end == std::string::npos) end = output.size();
+    std::string line = output.substr(start, end - start);
+    for (const char* cause : causes)
+      if (line.find(cause) != std::string::npos) return "\ncause: " + line;
+    start = end + 1;
+  }
+  return "";
+}
+
 // What the test printed last often says where it was.
 std::string with_tail(std::string message, const std::string& output) {
   std::string tail = last_lines(output, context_lines);
@@ -54,10 +72,17 @@ Verdict judge(const ChildOutcome& o, const std::string& token, Sanitizer sanitiz
   if (o.timed_out)
     return {
         Status::timeout,
-        with_tail(fmt::format("still running after {:.1f} s, stopped", budget_seconds), o.output)};
+        with_tail(fmt::format("still running after {:.1f} s, stopped. A test that never ends "
+                              "usually waits for a wake-up that never comes: a wake lost "
+                              "during a poll, a waker kept after the check that needed it, "
+                              "or a task that is never queued again",
+                              budget_seconds),
+                  o.output)};
   if (auto verdict = sanitizer_verdict(o, sanitizer)) return *verdict;
   if (o.signal != 0)
-    return {Status::crash, with_tail("killed by " + signal_description(o.signal), o.output)};
+    return {Status::crash,
+            with_tail("killed by " + signal_description(o.signal) + cause_of_crash(o.output),
+                      o.output)};
   if (o.exit_code == 127 && o.output.find("grader: cannot execute") != std::string::npos)
     return {Status::error, o.output};
   if (auto record = parse_record(o.result, token)) return verdict_from_record(o, *record);
