@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 
-PASSED = 0
-FAILED = 0
+from tally import check, summary
+
 
 # The fixture's tests: name -> (points, expected status).
 EXPECTED = {
@@ -33,17 +33,6 @@ EXPECTED = {
     "stops the grader": (1, "pass"),
 }
 TIMEOUT = 2
-
-
-def check(condition, what, detail=""):
-    """Records one check; a failed one is explained but does not stop the rest."""
-    global PASSED, FAILED
-    if condition:
-        PASSED += 1
-        print(f"ok: {what}")
-    else:
-        FAILED += 1
-        print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
 
 
 SOURCE = None  # the fixture's source, where the grader reads its tests
@@ -351,8 +340,7 @@ def main():
         check_escaping(grader, fixture, workdir)
         check_stopped_grader(grader, fixture)
         check_test_sources(grader, fixture, workdir)
-    print(f"{PASSED} passed, {FAILED} failed")
-    return 1 if FAILED else 0
+    return summary()
 
 
 if __name__ == "__main__":

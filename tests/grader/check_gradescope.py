@@ -18,19 +18,9 @@ import sys
 import tempfile
 import zipfile
 
-PASSED = 0
-FAILED = 0
+from tally import check, summary
+
 CHAPTER = "01-executor"
-
-
-def check(condition, what, detail=""):
-    global PASSED, FAILED
-    if condition:
-        PASSED += 1
-        print(f"ok: {what}")
-    else:
-        FAILED += 1
-        print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
 
 
 def unpack(bundle, into):
@@ -157,8 +147,7 @@ def main():
               repr(results)[:600])
         mode = os.stat(os.path.join(autograder, "results")).st_mode
         check(not mode & stat.S_IWOTH, "the results folder is not writable by the tests' user")
-    print(f"{PASSED} passed, {FAILED} failed")
-    return 1 if FAILED else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -21,22 +21,12 @@ import sys
 import tempfile
 import time
 
-PASSED = 0
-FAILED = 0
+from tally import check, summary
+
 CHAPTER = "01-executor"
 ROOT = os.geteuid() == 0
 # Set in main(): the course's root, chapter 01's points, and its first test.
 SOURCE_ROOT = FULL = FIRST_TEST = FIRST_POINTS = None
-
-
-def check(condition, what, detail=""):
-    global PASSED, FAILED
-    if condition:
-        PASSED += 1
-        print(f"ok: {what}")
-    else:
-        FAILED += 1
-        print(f"FAILED: {what}" + (f"\n    {detail}" if detail else ""))
 
 
 # Code each attack appends to one of the student's files: rt/rt.hpp, which
@@ -326,8 +316,7 @@ def main():
         workdir = os.path.join(scratch, "work")
         for case in CASES:
             run_case(grader, builddir, source_root, workdir, scratch, case)
-    print(f"{PASSED} passed, {FAILED} failed")
-    return 1 if FAILED else 0
+    return summary()
 
 
 if __name__ == "__main__":
