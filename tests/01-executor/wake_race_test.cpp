@@ -75,10 +75,12 @@ rt::Task<bool> finishes_within(int& polls, int turns) {
   co_return handle.is_finished();
 }
 
+#ifdef RT_HAS_MULTI_THREAD
 rt::Task<> join_wake_self(int& polls) {
   auto handle = rt::spawn(wake_self(polls));
   co_await handle;
 }
+#endif
 
 }  // namespace
 
