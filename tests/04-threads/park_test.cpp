@@ -57,14 +57,20 @@ TEST_CASE("a task queued just as the only worker goes to sleep is not lost" * PO
   interleaving = nullptr;
 }
 
-TEST_CASE("a task spawned from outside wakes exactly one sleeping worker" * POINTS(2)) {
+TEST_CASE("a task spawned from outside wakes one sleeping worker, not all of them" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(4).build();
   for (int round = 0; round < 5; ++round) {
     ch04::wait_until_idle(runtime, 4);
     std::uint64_t before = ch04::total_unparks(runtime);
     rt::JoinHandle<int> handle = runtime.handle().spawn(answer());
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);
-    CHECK(ch04::total_unparks(runtime) - before == 1);
+    ch04::wait_until_idle(runtime, 4);
+    // One for the task. From chapter 06 on, the worker that finds it was
+    // searching, and the last searcher to find work wakes one more to
+    // search on, as Tokio's does: two, and never four.
+    std::uint64_t woken = ch04::total_unparks(runtime) - before;
+    CHECK(woken >= 1);
+    CHECK(woken <= 2);
   }
 }
 

@@ -30,8 +30,13 @@ class Builder {
   Builder& worker_threads(std::size_t count);
   // The name of the worker threads (Linux keeps 15 characters).
   Builder& thread_name(std::string name);
+//@ chapters threads
   // How many tasks a worker runs between two looks at the global queue.
   // Kept for chapter 05, where workers get local queues; at least 1.
+//@ else
+  // How many tasks a worker runs between two looks at the global queue;
+  // at least 1. Unset, each worker tunes it to look about every 200 µs.
+//@ end
   Builder& global_queue_interval(std::uint32_t ticks);
   // How many tasks a worker runs between two polls of the I/O and timer
   // drivers. Kept for chapters 09 and 10; at least 1.
@@ -51,7 +56,7 @@ class Builder {
   Kind kind_;
   std::optional<std::size_t> worker_threads_;
   std::string thread_name_ = "rt-worker";
-  std::uint32_t global_queue_interval_ = 61;
+  std::optional<std::uint32_t> global_queue_interval_;
   std::uint32_t event_interval_ = 61;
 };
 

@@ -1,8 +1,9 @@
 //@ file threads..
 // RuntimeMetrics: what a runtime can say about itself while it runs.
 // Mirrors tokio::runtime::RuntimeMetrics (runtime/metrics/runtime.rs):
-// num_workers, global_queue_depth and worker_park_count are Tokio's; the
-// others are the course's, for its tests and experiments.
+// num_workers, global_queue_depth, worker_park_count and the worker_*
+// counters of chapters 05 and 06 are Tokio's; the others are the course's,
+// for its tests and experiments.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,38 @@ class RuntimeMetrics {
   }
   // The course's: how often a thread had to wait for the global queue's lock.
   std::uint64_t global_queue_lock_waits() const { return scheduler_->global_queue_lock_waits(); }
+//@ chapters local-queues..
+
+  // Tasks in worker `worker`'s own ring right now.
+  std::size_t worker_local_queue_depth(std::size_t worker) const {
+    return scheduler_->worker_local_queue_depth(worker);
+  }
+  // Tasks spawned or woken on worker `worker`'s thread, queued in its ring.
+  std::uint64_t worker_local_schedule_count(std::size_t worker) const {
+    return scheduler_->worker_local_schedule_count(worker);
+  }
+  // How often worker `worker`'s ring overflowed to the global queue.
+  std::uint64_t worker_overflow_count(std::size_t worker) const {
+    return scheduler_->worker_overflow_count(worker);
+  }
+  // Tasks polled by worker `worker`.
+  std::uint64_t worker_poll_count(std::size_t worker) const {
+    return scheduler_->worker_poll_count(worker);
+  }
+//@ end
+//@ chapters stealing..
+
+  // Tasks worker `worker` stole from the others.
+  std::uint64_t worker_steal_count(std::size_t worker) const {
+    return scheduler_->worker_steal_count(worker);
+  }
+  // Steals by worker `worker` that took at least one task.
+  std::uint64_t worker_steal_operations(std::size_t worker) const {
+    return scheduler_->worker_steal_operations(worker);
+  }
+  // The course's: workers searching for work right now.
+  std::size_t num_searching_workers() const { return scheduler_->num_searching_workers(); }
+//@ end
 
  private:
   std::shared_ptr<detail::SchedulerHandle> scheduler_;

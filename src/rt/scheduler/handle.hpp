@@ -44,6 +44,17 @@ class SchedulerHandle : public Schedule {
   virtual std::size_t num_idle_workers() const { return 0; }
   virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+//@ chapters local-queues..
+  virtual std::size_t worker_local_queue_depth(std::size_t) const { return 0; }
+  virtual std::uint64_t worker_local_schedule_count(std::size_t) const { return 0; }
+  virtual std::uint64_t worker_overflow_count(std::size_t) const { return 0; }
+  virtual std::uint64_t worker_poll_count(std::size_t) const { return 0; }
+//@ end
+//@ chapters stealing..
+  virtual std::uint64_t worker_steal_count(std::size_t) const { return 0; }
+  virtual std::uint64_t worker_steal_operations(std::size_t) const { return 0; }
+  virtual std::size_t num_searching_workers() const { return 0; }
+//@ end
 
  protected:
   // Unlinks and cancels every task left; for shutdown.

@@ -65,6 +65,45 @@ Header* Inject::pop() {
 }
 //@ listing-end inject
 
+//@ chapters local-queues..
+void Inject::push_batch(Header* first, Header* last, std::size_t count) {
+  last->queue_next = nullptr;
+  {
+    auto guard = lock();
+    if (!closed_) {
+      if (tail_) tail_->queue_next = first;
+      else head_ = first;
+      tail_ = last;
+      len_.fetch_add(count, std::memory_order_seq_cst);  // as in push
+      return;
+    }
+  }
+  while (first) {  // shut down: outside the lock, as freeing may take others
+    Header* next = first->queue_next;
+    drop_reference(first);
+    first = next;
+  }
+}
+
+Header* Inject::pop_n(std::size_t count) {
+  if (is_empty() || count == 0) return nullptr;
+  auto guard = lock();
+  Header* first = head_;
+  if (!first) return nullptr;
+  Header* last = first;
+  std::size_t taken = 1;
+  while (taken < count && last->queue_next) {
+    last = last->queue_next;
+    ++taken;
+  }
+  head_ = last->queue_next;
+  if (!head_) tail_ = nullptr;
+  last->queue_next = nullptr;
+  len_.fetch_sub(taken, std::memory_order_seq_cst);  // as in pop
+  return first;
+}
+
+//@ end
 Header* Inject::close() {
   auto guard = lock();
   closed_ = true;

@@ -30,6 +30,19 @@ class Inject {
   // The oldest Notified, or nullptr when the queue is empty (or closed).
   Header* pop();
 
+//@ chapters local-queues..
+  // Appends a chain of `count` Notifieds, `first` to `last`, linked
+  // through queue_next, under one lock. Once closed, it gives up their
+  // references instead (Tokio's push_batch does the same).
+  void push_batch(Header* first, Header* last, std::size_t count);
+
+  // Up to `count` of the oldest Notifieds, as a chain linked through
+  // queue_next (the last one's is nullptr), under one lock; nullptr when
+  // the queue is empty.
+  Header* pop_n(std::size_t count);
+
+//@ end
+
   // Read without the lock. seq_cst: it pairs with the idle-worker count
   // (see multi_thread/idle.hpp), so that a push and a worker going to
   // sleep cannot both miss each other.

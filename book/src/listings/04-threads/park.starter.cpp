@@ -3,8 +3,8 @@ void MultiThread::park(std::size_t index) {
   // ever sleeping through a task queued meanwhile:
   //  - list it as a sleeper (idle_.transition_worker_to_parked), so that
   //    whoever queues a task next wakes it;
-  //  - then look at the queue again (and whether it is closed): if there
-  //    is work, unlist it (idle_.unpark_worker_by_id) and return;
+  //  - then look again (work_pending(index): work queued, or shut
+  //    down): if so, unlist it (idle_.unpark_worker_by_id) and return;
   //  - else count the park (workers_[index].parks) and sleep on
   //    workers_[index].parker.
   // Hint: why list first and look second? Think of a task pushed between

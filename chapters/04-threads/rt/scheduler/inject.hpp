@@ -30,6 +30,7 @@ class Inject {
   // The oldest Notified, or nullptr when the queue is empty (or closed).
   Header* pop();
 
+
   // Read without the lock. seq_cst: it pairs with the idle-worker count
   // (see multi_thread/idle.hpp), so that a push and a worker going to
   // sleep cannot both miss each other.

@@ -51,7 +51,7 @@ class Builder {
   Kind kind_;
   std::optional<std::size_t> worker_threads_;
   std::string thread_name_ = "rt-worker";
-  std::uint32_t global_queue_interval_ = 61;
+  std::optional<std::uint32_t> global_queue_interval_;
   std::uint32_t event_interval_ = 61;
 };
 

@@ -1,4 +1,4 @@
-//@ file threads..
+//@ file threads..local-queues
 // The idle workers' bookkeeping, compiled once per runtime; see idle.hpp.
 #include "rt/scheduler/multi_thread/idle.hpp"
 

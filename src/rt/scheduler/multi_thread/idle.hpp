@@ -1,4 +1,4 @@
-//@ file threads..
+//@ file threads..local-queues
 // Idle: which workers are asleep, so that new work wakes exactly one of
 // them, and only when one sleeps. Mirrors Tokio's
 // runtime/scheduler/multi_thread/idle.rs (its list of sleepers, without

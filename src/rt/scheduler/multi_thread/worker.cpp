@@ -11,11 +11,31 @@
 
 namespace rt::detail {
 
+//@ chapters local-queues..
+namespace {
+
+// Which worker the calling thread is, if it is one: Tokio reaches its
+// worker Context through the CURRENT thread-local the same way.
+struct CurrentWorker {
+  const MultiThread* scheduler = nullptr;
+  std::size_t index = 0;
+};
+thread_local CurrentWorker current_worker_here;
+
+}  // namespace
+
+//@ end
 MultiThread::MultiThread(MultiThreadConfig config)
     : config_(std::move(config)),
       idle_(config_.workers),
       workers_(config_.workers),
-      started_(static_cast<std::ptrdiff_t>(config_.workers)) {}
+      started_(static_cast<std::ptrdiff_t>(config_.workers)) {
+//@ chapters local-queues..
+  if (config_.global_queue_interval) {
+    for (Worker& worker : workers_) worker.global_queue_interval = *config_.global_queue_interval;
+  }
+//@ end
+}
 
 void MultiThread::start() {
   threads_.reserve(workers_.size());
@@ -39,8 +59,42 @@ std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
   return workers_.at(worker).unparks.load(std::memory_order_relaxed);
 }
 
+//@ chapters local-queues..
+std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
+  return workers_.at(worker).run_queue.len();
+}
+
+std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
+  return workers_.at(worker).local_schedules.load(std::memory_order_relaxed);
+}
+
+std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
+  return workers_.at(worker).overflows.load(std::memory_order_relaxed);
+}
+
+std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
+  return workers_.at(worker).polls.load(std::memory_order_relaxed);
+}
+
+//@ end
+//@ chapters stealing..
+std::uint64_t MultiThread::worker_steal_count(std::size_t worker) const {
+  return workers_.at(worker).steals.load(std::memory_order_relaxed);
+}
+
+std::uint64_t MultiThread::worker_steal_operations(std::size_t worker) const {
+  return workers_.at(worker).steal_operations.load(std::memory_order_relaxed);
+}
+
+//@ end
 //@ listing schedule
 void MultiThread::schedule(Header* task) {
+//@ chapters local-queues..
+  if (std::optional<std::size_t> index = current_worker()) {
+    schedule_local(*index, task);
+    return;
+  }
+//@ end
   if (!inject_.push(task)) {  // shut down: drop the Notified
     drop_reference(task);
     return;
@@ -58,11 +112,44 @@ void MultiThread::unpark(std::size_t index) {
 }
 //@ listing-end schedule
 
+//@ chapters local-queues..
+std::optional<std::size_t> MultiThread::current_worker() const {
+  if (current_worker_here.scheduler != this) return std::nullopt;
+  return current_worker_here.index;
+}
+
+//@ listing schedule_local
+void MultiThread::schedule_local(std::size_t index, Header* task) {
+  Worker& worker = workers_[index];
+  // Relaxed, as every statistic: nothing is ordered by it.
+  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
+  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);
+//@ end
+//@ chapters local-queues
+  // Only this worker runs what is in its ring; what went to the global
+  // queue, any worker can.
+  if (where != Pushed::local) notify_parked();
+//@ end
+//@ chapters stealing..
+  // Wherever it went, an idle worker can now take it, from the global
+  // queue or by stealing. (Cheap when nobody sleeps or somebody searches:
+  // worker_to_notify reads one atomic word.)
+  (void)where;
+  notify_parked();
+//@ end
+//@ chapters local-queues..
+}
+//@ listing-end schedule_local
+
+//@ end
+
 //@ listing run
 void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
   EnterRuntimeGuard entered;
+//@ chapters threads
   started_.count_down();
   for (;;) {
     if (Header* task = inject_.pop()) {
@@ -72,10 +159,199 @@ void MultiThread::run(std::size_t index) {
     if (inject_.is_closed()) return;  // shut down
     park(index);
   }
+//@ end
+//@ chapters local-queues..
+  current_worker_here = {this, index};
+  Worker& worker = workers_[index];
+  started_.count_down();
+  worker.stats.start_batch(Stats::Clock::now());
+  for (;;) {
+    ++worker.tick;
+    if (worker.tick % config_.event_interval == 0 && !maintenance(worker)) break;
+    if (Header* task = next_task(index)) {
+      run_task(worker, task);
+      continue;
+    }
+    worker.stats.end_batch(Stats::Clock::now());
+//@ end
+//@ chapters stealing..
+    if (Header* task = steal_work(index)) {
+      worker.stats.start_batch(Stats::Clock::now());
+      run_task(worker, task);
+      continue;
+    }
+//@ end
+//@ chapters local-queues..
+    if (inject_.is_closed()) break;  // shut down
+    park(index);
+    worker.stats.start_batch(Stats::Clock::now());
+  }
+  current_worker_here = {};
+//@ end
 }
 //@ listing-end run
 
+//@ chapters local-queues..
+//@ listing next_task
+Header* MultiThread::next_task(std::size_t index) {
+  Worker& worker = workers_[index];
+  //@ exercise local-queues next_task
+  if (worker.tick % worker.global_queue_interval == 0) {
+    // Now and then the global queue comes first: else a task waiting
+    // there would wait for as long as this worker's tasks keep spawning
+    // and waking each other.
+    tune_global_queue_interval(worker);
+    //@ mutant local-queues next_task_never_fair: never looks at the global queue first
+    if (Header* task = inject_.pop()) return task;
+    //@ instead
+    //@ end
+    return worker.run_queue.pop();
+  }
+  if (Header* task = worker.run_queue.pop()) return task;
+  return next_remote_batch(worker);
+  //@ starter
+  // TODO: return worker `index`'s next task, or nullptr when it has none:
+  //  - normally its own ring first (worker.run_queue.pop()), and, when
+  //    that is empty, a batch from the global queue (next_remote_batch);
+  //  - but every worker.global_queue_interval ticks (worker.tick counts
+  //    them), the global queue first (inject_.pop()), then the ring; and
+  //    call tune_global_queue_interval(worker) at that moment.
+  // Hint: what happens to a task in the global queue while a worker's
+  // tasks keep waking each other, if the ring always comes first?
+  (void)worker;
+  throw Todo("@NN@ next_task (@FILE@)");
+  //@ end
+}
+//@ listing-end next_task
+
+Header* MultiThread::next_remote_batch(Worker& worker) {
+  if (inject_.is_empty()) return nullptr;
+  // A fair share of the global queue, and at most half a ring: the rest
+  // is for the other workers. One lock for the whole batch.
+  std::size_t room = std::min<std::size_t>(worker.run_queue.remaining_slots(),
+                                           LocalQueue<>::capacity / 2);
+  std::size_t share = inject_.len() / workers_.size() + 1;
+  Header* first = inject_.pop_n(std::max<std::size_t>(1, std::min(share, room)));
+  if (!first) return nullptr;
+  for (Header* task = first->queue_next; task;) {
+    Header* next = task->queue_next;
+    worker.run_queue.push_back_or_overflow(task, inject_);  // fits: the room was counted
+    task = next;
+  }
+  first->queue_next = nullptr;
+  return first;
+}
+
+void MultiThread::run_task(Worker& worker, Header* task) {
+//@ end
+//@ chapters stealing..
+  transition_from_searching(worker);
+//@ end
+//@ chapters local-queues..
+  worker.stats.start_poll();
+  worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  poll(task);  // the Notified's reference goes with it
+}
+
+bool MultiThread::maintenance(Worker& worker) {
+  // A batch ends here too, so that a worker that never runs dry still
+  // measures its polls.
+  Stats::Clock::time_point now = Stats::Clock::now();
+  worker.stats.end_batch(now);
+  worker.stats.start_batch(now);
+  return !inject_.is_closed();
+}
+
+void MultiThread::tune_global_queue_interval(Worker& worker) {
+  if (config_.global_queue_interval) return;  // fixed by the builder
+  std::uint32_t next = worker.stats.tuned_global_queue_interval();
+  std::uint32_t now = worker.global_queue_interval;
+  // Small changes are noise: keep the interval steady.
+  if ((next > now ? next - now : now - next) > 2) worker.global_queue_interval = next;
+}
+
+//@ end
+//@ chapters stealing..
+//@ listing steal_work
+Header* MultiThread::steal_work(std::size_t index) {
+  Worker& worker = workers_[index];
+  //@ exercise stealing steal_work
+  // Enough workers search already: leave the work to them.
+  //@ mutant stealing steal_work_unlimited_searchers: searches whether or not half the workers search already
+  if (!transition_to_searching(worker)) return nullptr;
+  //@ instead
+  transition_to_searching(worker);
+  //@ end
+  std::size_t count = workers_.size();
+  std::size_t start = worker.rand.fastrand_n(static_cast<std::uint32_t>(count));
+  for (std::size_t i = 0; i < count; ++i) {
+    std::size_t victim = (start + i) % count;
+    if (victim == index) continue;  // its own ring is empty
+    std::uint32_t stolen = 0;
+    if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
+      worker.steals.fetch_add(stolen, std::memory_order_relaxed);  // statistics
+      worker.steal_operations.fetch_add(1, std::memory_order_relaxed);
+      return task;
+    }
+  }
+  // Nothing to steal: one task from the global queue, if any.
+  //@ mutant stealing steal_work_skips_global: never looks at the global queue after a failed steal
+  return inject_.pop();
+  //@ instead
+  return nullptr;
+  //@ end
+  //@ starter
+  // TODO: worker `index` has no work of its own. Find some, or return
+  // nullptr:
+  //  - first become a searcher (transition_to_searching(worker)); if that
+  //    is refused, enough workers search already: return nullptr;
+  //  - try to steal (workers_[victim].run_queue.steal_into) from every
+  //    other worker once, starting at a random one
+  //    (worker.rand.fastrand_n(count)); count what a steal took in
+  //    worker.steals and worker.steal_operations;
+  //  - with nothing stolen, take one task from the global queue.
+  // Hint: why a random first victim, and not worker 0, or the next one?
+  (void)worker;
+  throw Todo("@NN@ steal_work (@FILE@)");
+  //@ end
+}
+//@ listing-end steal_work
+
+bool MultiThread::transition_to_searching(Worker& worker) {
+  if (!worker.is_searching) worker.is_searching = idle_.transition_worker_to_searching();
+  return worker.is_searching;
+}
+
+void MultiThread::transition_from_searching(Worker& worker) {
+  if (!worker.is_searching) return;
+  worker.is_searching = false;
+  // The last searcher found work, and where there was some there may be
+  // more: another worker takes up the search.
+  if (idle_.transition_worker_from_searching()) notify_parked();
+}
+
+bool MultiThread::transition_from_parked(std::size_t index) {
+  // Still listed as asleep: nobody woke it for work (a spurious wake-up).
+  if (idle_.is_parked(index)) return false;
+  // Woken by a notifier, which counted it as searching.
+  workers_[index].is_searching = true;
+  return true;
+}
+
+void MultiThread::notify_if_work_pending() {
+  for (Worker& worker : workers_) {
+    if (!worker.run_queue.is_empty()) {
+      notify_parked();
+      return;
+    }
+  }
+  if (!inject_.is_empty()) notify_parked();
+}
+
+//@ end
+
 //@ listing park
+//@ chapters threads..local-queues
 void MultiThread::park(std::size_t index) {
   //@ exercise threads park
   //@ mutant threads park_look_before_listing: looks at the queue, then lists itself asleep
@@ -83,7 +359,7 @@ void MultiThread::park(std::size_t index) {
   // Listed first, looked again second: a task queued before the listing
   // found no sleeper to wake, so this look is what finds it.
   //@ mutant threads park_no_second_look: lists itself asleep and parks without looking again
-  if (!inject_.is_empty() || inject_.is_closed()) {
+  if (work_pending(index)) {
     // If a notifier took us off the list meanwhile, its unpark leaves a
     // token: the next park returns at once, and the loop looks again.
     idle_.unpark_worker_by_id(index);
@@ -93,7 +369,7 @@ void MultiThread::park(std::size_t index) {
   if (inject_.is_closed()) return;  // (only shutdown is looked for)
   //@ end
   //@ instead
-  if (!inject_.is_empty() || inject_.is_closed()) return;
+  if (work_pending(index)) return;
   idle_.transition_worker_to_parked(index);
   //@ end
   workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
@@ -103,8 +379,8 @@ void MultiThread::park(std::size_t index) {
   // ever sleeping through a task queued meanwhile:
   //  - list it as a sleeper (idle_.transition_worker_to_parked), so that
   //    whoever queues a task next wakes it;
-  //  - then look at the queue again (and whether it is closed): if there
-  //    is work, unlist it (idle_.unpark_worker_by_id) and return;
+  //  - then look again (work_pending(index): work queued, or shut
+  //    down): if so, unlist it (idle_.unpark_worker_by_id) and return;
   //  - else count the park (workers_[index].parks) and sleep on
   //    workers_[index].parker.
   // Hint: why list first and look second? Think of a task pushed between
@@ -113,7 +389,41 @@ void MultiThread::park(std::size_t index) {
   throw Todo("@NN@ park (@FILE@)");
   //@ end
 }
+//@ end
+//@ chapters stealing..
+void MultiThread::park(std::size_t index) {
+  Worker& worker = workers_[index];
+  if (!worker.run_queue.is_empty()) return;  // queued by its own thread meanwhile
+  // Listed first, looked again second, as in chapter 04; but only the
+  // last searcher looks, at every queue: while anyone searched, a task
+  // queued woke nobody, since the searchers were to find it.
+  bool was_last_searcher = idle_.transition_worker_to_parked(index, worker.is_searching);
+  worker.is_searching = false;
+  if (was_last_searcher) notify_if_work_pending();
+  for (;;) {
+    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parker.park();
+    if (inject_.is_closed() || transition_from_parked(index)) return;
+  }
+}
+//@ end
 //@ listing-end park
+
+//@ chapters threads..local-queues
+bool MultiThread::work_pending(std::size_t index) const {
+//@ end
+//@ chapters local-queues
+  // Its own thread may have queued a task in its ring as it went to sleep.
+  if (!workers_[index].run_queue.is_empty()) return true;
+//@ end
+//@ chapters threads
+  (void)index;
+//@ end
+//@ chapters threads..local-queues
+  return !inject_.is_empty() || inject_.is_closed();
+}
+
+//@ end
 
 //@ listing block_on_multi_thread
 void MultiThread::block_on(Poller& root) {
@@ -153,6 +463,12 @@ void MultiThread::shutdown() {
     drop_reference(queued);
     queued = next;
   }
+//@ chapters local-queues..
+  // And those in the workers' rings, now that their owners are gone.
+  for (Worker& worker : workers_) {
+    while (Header* task = worker.run_queue.pop()) drop_reference(task);
+  }
+//@ end
   //@ starter
   // TODO: shut the runtime down, leaking nothing and leaving no thread:
   //  - close the queue (inject_.close() hands over what was queued): the

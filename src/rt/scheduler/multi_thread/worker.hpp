@@ -1,4 +1,5 @@
 //@ file threads..
+//@ chapters threads
 // MultiThread: N worker threads sharing one global injection queue. Mirrors
 // Tokio's runtime/scheduler/multi_thread (worker.rs, handle.rs), as it
 // would be with the injection queue alone: the local queues, the LIFO slot
@@ -9,6 +10,35 @@
 // worker, if any is parked (see idle.hpp for why no wake-up is lost). The
 // thread that calls block_on is not a worker: it only polls its own
 // future, as in Tokio.
+//@ end
+//@ chapters local-queues
+// MultiThread: N worker threads, each with a ring of its own (queue.hpp),
+// and one global injection queue. Mirrors Tokio's
+// runtime/scheduler/multi_thread (worker.rs, handle.rs), as it would be
+// without stealing (chapter 06) and the LIFO slot (chapter 07).
+//
+// A task spawned or woken on a worker goes to that worker's ring, with no
+// lock; from any other thread, to the global queue. Each worker loops:
+// take the next task (its ring first, the global queue every
+// global_queue_interval ticks so that nothing there starves) and poll it;
+// with none, park until work arrives. The thread that calls block_on is
+// not a worker: it only polls its own future, as in Tokio.
+//@ end
+//@ chapters stealing..
+// MultiThread: N worker threads, each with a ring of its own (queue.hpp)
+// that the others steal from, and one global injection queue. Mirrors
+// Tokio's runtime/scheduler/multi_thread (worker.rs, handle.rs), without
+// the LIFO slot of chapter 07.
+//
+// A task spawned or woken on a worker goes to that worker's ring, with no
+// lock; from any other thread, to the global queue. Each worker loops:
+// take the next task (its ring first, the global queue every
+// global_queue_interval ticks); with none, search: steal half of another
+// worker's ring, or take from the global queue; with nothing found, park.
+// At most about half the workers search at once, and no wake-up is lost
+// (idle.hpp says how). The thread that calls block_on is not a worker: it
+// only polls its own future, as in Tokio.
+//@ end
 #pragma once
 
 #include <atomic>
@@ -16,6 +46,7 @@
 #include <cstdint>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +54,13 @@
 #include "rt/scheduler/handle.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/scheduler/multi_thread/idle.hpp"
+//@ chapters local-queues..
+#include "rt/scheduler/multi_thread/queue.hpp"
+#include "rt/scheduler/multi_thread/stats.hpp"
+//@ end
+//@ chapters stealing..
+#include "rt/util/fast_rand.hpp"
+//@ end
 #include "rt/scheduler/park.hpp"
 #include "rt/todo.hpp"
 
@@ -31,8 +69,13 @@ namespace rt::detail {
 struct MultiThreadConfig {
   std::size_t workers = 1;
   std::string thread_name = "rt-worker";
+//@ chapters threads
   // Not used yet: no local queues (chapter 05), no drivers (chapters 09, 10).
-  std::uint32_t global_queue_interval = 61;
+//@ end
+//@ chapters local-queues..
+  // Unset: each worker tunes its own (stats.hpp).
+//@ end
+  std::optional<std::uint32_t> global_queue_interval;
   std::uint32_t event_interval = 61;
 };
 
@@ -53,19 +96,84 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   std::size_t num_idle_workers() const override { return idle_.num_sleeping(); }
   std::uint64_t worker_park_count(std::size_t worker) const override;
   std::uint64_t worker_unpark_count(std::size_t worker) const override;
+//@ chapters local-queues..
+  std::size_t worker_local_queue_depth(std::size_t worker) const override;
+  std::uint64_t worker_local_schedule_count(std::size_t worker) const override;
+  std::uint64_t worker_overflow_count(std::size_t worker) const override;
+  std::uint64_t worker_poll_count(std::size_t worker) const override;
+//@ end
+//@ chapters stealing..
+  std::uint64_t worker_steal_count(std::size_t worker) const override;
+  std::uint64_t worker_steal_operations(std::size_t worker) const override;
+  std::size_t num_searching_workers() const override { return idle_.num_searching(); }
+//@ end
 
  private:
-  // What each worker has of its own.
-  struct Worker {
+  // What each worker has of its own. Aligned to a cache line so that
+  // neighbours' counters do not share one.
+  struct alignas(64) Worker {
     Parker parker;
+//@ chapters local-queues..
+    LocalQueue<> run_queue;  // pushed and popped by its own thread only
+    // Touched by its own thread only.
+    std::uint32_t tick = 0;
+    std::uint32_t global_queue_interval = Stats::seed_interval;
+    Stats stats;
+//@ end
+//@ chapters stealing..
+    bool is_searching = false;
+    FastRand rand;  // where stealing starts
+//@ end
+    // Statistics, read by RuntimeMetrics from any thread.
     std::atomic<std::uint64_t> parks{0};    // how often it went to sleep
     std::atomic<std::uint64_t> unparks{0};  // how often new work woke it
+//@ chapters local-queues..
+    std::atomic<std::uint64_t> local_schedules{0};  // tasks queued in its ring
+    std::atomic<std::uint64_t> overflows{0};        // times its ring overflowed
+    std::atomic<std::uint64_t> polls{0};            // tasks it polled
+//@ end
+//@ chapters stealing..
+    std::atomic<std::uint64_t> steals{0};           // tasks it stole
+    std::atomic<std::uint64_t> steal_operations{0}; // steals that took any
+//@ end
   };
 
   // The worker loop, on worker thread `index`.
   void run(std::size_t index);
+//@ chapters local-queues..
+  // The next task of worker `index`'s own, or from the global queue.
+  Header* next_task(std::size_t index);
+  // A batch from the global queue: the first to run, the rest to the ring.
+  Header* next_remote_batch(Worker& worker);
+  void run_task(Worker& worker, Header* task);
+  // Every event_interval ticks: the statistics; false once shut down.
+  bool maintenance(Worker& worker);
+  void tune_global_queue_interval(Worker& worker);
+  // A task scheduled on worker `index`'s own thread.
+  void schedule_local(std::size_t index, Header* task);
+  // Which worker of this runtime the calling thread is, if any.
+  std::optional<std::size_t> current_worker() const;
+//@ end
+//@ chapters stealing..
+  // Worker `index` found no work of its own: steal some, or take from the
+  // global queue; nullptr when there is none anywhere.
+  Header* steal_work(std::size_t index);
+  bool transition_to_searching(Worker& worker);
+  // The worker found work: it stops searching, and the last searcher
+  // wakes another to take its place.
+  void transition_from_searching(Worker& worker);
+  // Back from park: true when the worker is to run again (it was woken,
+  // or has work), false when it should sleep on.
+  bool transition_from_parked(std::size_t index);
+  // After the last searcher parks: wake a worker if any queue has work.
+  void notify_if_work_pending();
+//@ end
   // Sleeps until there may be work, without missing a task queued meanwhile.
   void park(std::size_t index);
+//@ chapters threads..local-queues
+  // Work queued for worker `index`, or the runtime shut down: no sleeping.
+  bool work_pending(std::size_t index) const;
+//@ end
   // A task was queued: wake one parked worker, if any.
   void notify_parked();
   // Wakes worker `index`, which notify_parked took off the sleepers' list.

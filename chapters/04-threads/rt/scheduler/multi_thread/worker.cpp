@@ -15,7 +15,8 @@ MultiThread::MultiThread(MultiThreadConfig config)
     : config_(std::move(config)),
       idle_(config_.workers),
       workers_(config_.workers),
-      started_(static_cast<std::ptrdiff_t>(config_.workers)) {}
+      started_(static_cast<std::ptrdiff_t>(config_.workers)) {
+}
 
 void MultiThread::start() {
   threads_.reserve(workers_.size());
@@ -56,6 +57,7 @@ void MultiThread::unpark(std::size_t index) {
   workers_[index].parker.unpark();
 }
 
+
 void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
@@ -71,13 +73,14 @@ void MultiThread::run(std::size_t index) {
   }
 }
 
+
 void MultiThread::park(std::size_t index) {
   // TODO: put worker `index` to sleep until there may be work, without
   // ever sleeping through a task queued meanwhile:
   //  - list it as a sleeper (idle_.transition_worker_to_parked), so that
   //    whoever queues a task next wakes it;
-  //  - then look at the queue again (and whether it is closed): if there
-  //    is work, unlist it (idle_.unpark_worker_by_id) and return;
+  //  - then look again (work_pending(index): work queued, or shut
+  //    down): if so, unlist it (idle_.unpark_worker_by_id) and return;
   //  - else count the park (workers_[index].parks) and sleep on
   //    workers_[index].parker.
   // Hint: why list first and look second? Think of a task pushed between
@@ -85,6 +88,12 @@ void MultiThread::park(std::size_t index) {
   (void)index;
   throw Todo("04 park (rt/scheduler/multi_thread/worker.cpp)");
 }
+
+bool MultiThread::work_pending(std::size_t index) const {
+  (void)index;
+  return !inject_.is_empty() || inject_.is_closed();
+}
+
 
 void MultiThread::block_on(Poller& root) {
   // The caller's thread only polls its own future; the workers run tasks.

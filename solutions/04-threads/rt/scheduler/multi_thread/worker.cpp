@@ -15,7 +15,8 @@ MultiThread::MultiThread(MultiThreadConfig config)
     : config_(std::move(config)),
       idle_(config_.workers),
       workers_(config_.workers),
-      started_(static_cast<std::ptrdiff_t>(config_.workers)) {}
+      started_(static_cast<std::ptrdiff_t>(config_.workers)) {
+}
 
 void MultiThread::start() {
   threads_.reserve(workers_.size());
@@ -56,6 +57,7 @@ void MultiThread::unpark(std::size_t index) {
   workers_[index].parker.unpark();
 }
 
+
 void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
@@ -71,11 +73,12 @@ void MultiThread::run(std::size_t index) {
   }
 }
 
+
 void MultiThread::park(std::size_t index) {
   idle_.transition_worker_to_parked(index);
   // Listed first, looked again second: a task queued before the listing
   // found no sleeper to wake, so this look is what finds it.
-  if (!inject_.is_empty() || inject_.is_closed()) {
+  if (work_pending(index)) {
     // If a notifier took us off the list meanwhile, its unpark leaves a
     // token: the next park returns at once, and the loop looks again.
     idle_.unpark_worker_by_id(index);
@@ -84,6 +87,12 @@ void MultiThread::park(std::size_t index) {
   workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
   workers_[index].parker.park();
 }
+
+bool MultiThread::work_pending(std::size_t index) const {
+  (void)index;
+  return !inject_.is_empty() || inject_.is_closed();
+}
+
 
 void MultiThread::block_on(Poller& root) {
   // The caller's thread only polls its own future; the workers run tasks.

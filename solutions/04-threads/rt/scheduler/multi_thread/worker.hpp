@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <latch>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,7 +33,7 @@ struct MultiThreadConfig {
   std::size_t workers = 1;
   std::string thread_name = "rt-worker";
   // Not used yet: no local queues (chapter 05), no drivers (chapters 09, 10).
-  std::uint32_t global_queue_interval = 61;
+  std::optional<std::uint32_t> global_queue_interval;
   std::uint32_t event_interval = 61;
 };
 
@@ -55,9 +56,11 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   std::uint64_t worker_unpark_count(std::size_t worker) const override;
 
  private:
-  // What each worker has of its own.
-  struct Worker {
+  // What each worker has of its own. Aligned to a cache line so that
+  // neighbours' counters do not share one.
+  struct alignas(64) Worker {
     Parker parker;
+    // Statistics, read by RuntimeMetrics from any thread.
     std::atomic<std::uint64_t> parks{0};    // how often it went to sleep
     std::atomic<std::uint64_t> unparks{0};  // how often new work woke it
   };
@@ -66,6 +69,8 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   void run(std::size_t index);
   // Sleeps until there may be work, without missing a task queued meanwhile.
   void park(std::size_t index);
+  // Work queued for worker `index`, or the runtime shut down: no sleeping.
+  bool work_pending(std::size_t index) const;
   // A task was queued: wake one parked worker, if any.
   void notify_parked();
   // Wakes worker `index`, which notify_parked took off the sleepers' list.

@@ -1,0 +1,15 @@
+void MultiThread::park(std::size_t index) {
+  Worker& worker = workers_[index];
+  if (!worker.run_queue.is_empty()) return;  // queued by its own thread meanwhile
+  // Listed first, looked again second, as in chapter 04; but only the
+  // last searcher looks, at every queue: while anyone searched, a task
+  // queued woke nobody, since the searchers were to find it.
+  bool was_last_searcher = idle_.transition_worker_to_parked(index, worker.is_searching);
+  worker.is_searching = false;
+  if (was_last_searcher) notify_if_work_pending();
+  for (;;) {
+    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parker.park();
+    if (inject_.is_closed() || transition_from_parked(index)) return;
+  }
+}

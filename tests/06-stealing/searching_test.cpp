@@ -1,0 +1,50 @@
+// Chapter 06: the searching workers: at most about half the workers
+// search at once, and the last searcher to find work, or to give up, says
+// so, so that somebody takes up the search or looks once more.
+#include "graded.hpp"
+#include "rt/rt.hpp"
+#include "rt/scheduler/multi_thread/idle.hpp"
+
+using rt::detail::Idle;
+
+TEST_CASE("fewer than half the workers may start searching" * POINTS(2)) {
+  Idle four(4);
+  CHECK(four.transition_worker_to_searching());
+  CHECK(four.transition_worker_to_searching());
+  CHECK_FALSE(four.transition_worker_to_searching());  // 2 of 4 search already
+  CHECK(four.num_searching() == 2);
+  Idle three(3);
+  CHECK(three.transition_worker_to_searching());
+  CHECK(three.transition_worker_to_searching());
+  CHECK_FALSE(three.transition_worker_to_searching());
+  Idle one(1);
+  CHECK(one.transition_worker_to_searching());  // a lone worker may search
+  CHECK_FALSE(one.transition_worker_to_searching());
+}
+
+TEST_CASE("the last searcher to find work or to park is told it was the last" * POINTS(2)) {
+  Idle idle(4);
+  REQUIRE(idle.transition_worker_to_searching());
+  REQUIRE(idle.transition_worker_to_searching());
+  CHECK_FALSE(idle.transition_worker_from_searching());  // one still searches
+  CHECK(idle.transition_worker_from_searching());        // nobody does now
+  CHECK(idle.num_searching() == 0);
+  REQUIRE(idle.transition_worker_to_searching());
+  REQUIRE(idle.transition_worker_to_searching());
+  CHECK_FALSE(idle.transition_worker_to_parked(0, true));
+  CHECK_FALSE(idle.transition_worker_to_parked(1, false));  // was not searching
+  CHECK(idle.transition_worker_to_parked(2, true));
+  CHECK(idle.num_sleeping() == 3);
+}
+
+TEST_CASE("new work wakes a sleeper only when nobody searches" * POINTS(1)) {
+  Idle idle(2);
+  CHECK_FALSE(idle.worker_to_notify().has_value());  // nobody sleeps
+  idle.transition_worker_to_parked(0, false);
+  REQUIRE(idle.transition_worker_to_searching());
+  CHECK_FALSE(idle.worker_to_notify().has_value());  // the searcher will find it
+  CHECK(idle.transition_worker_from_searching());
+  CHECK(idle.worker_to_notify() == std::optional<std::size_t>(0));
+  CHECK(idle.num_searching() == 1);  // woken to search
+  CHECK_FALSE(idle.is_parked(0));
+}
