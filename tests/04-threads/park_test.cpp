@@ -57,7 +57,7 @@ TEST_CASE("a task queued just as the only worker goes to sleep is not lost" * PO
   interleaving = nullptr;
 }
 
-TEST_CASE("a task spawned from outside wakes one sleeping worker, not all of them" * POINTS(2)) {
+TEST_CASE("a task spawned from outside wakes one sleeping worker and not all of them" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(4).build();
   for (int round = 0; round < 5; ++round) {
     ch04::wait_until_idle(runtime, 4);

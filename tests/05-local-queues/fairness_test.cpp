@@ -52,7 +52,7 @@ TEST_CASE("a task in the global queue runs within global_queue_interval ticks of
   CHECK(before < 8);
 }
 
-TEST_CASE("unless fixed, the interval tunes itself and a global task still runs among local ones" * POINTS(1)) {
+TEST_CASE("unless fixed the interval tunes itself and a global task still runs among local ones" * POINTS(1)) {
   // The tuned interval is at most 127 ticks: well before 250 local tasks.
   std::size_t before = local_tasks_run_before_the_remote_one(rt::Builder::new_multi_thread(), 250);
   CHECK(before <= 127);

@@ -57,7 +57,7 @@ TEST_CASE("a worker's ring hands its tasks back oldest first" * POINTS(2)) {
   CHECK(inject.is_empty());
 }
 
-TEST_CASE("a full ring of 256 moves its newer half and the new task, 129 in all, to the global queue" * POINTS(2)) {
+TEST_CASE("a full ring of 256 moves its newer half and the new task (129 in all) to the global queue" * POINTS(2)) {
   FakeTasks tasks(300);
   Inject inject;
   LocalQueue<> ring;

@@ -49,7 +49,7 @@ struct Hook {
 
 }  // namespace
 
-TEST_CASE("a steal takes half of a ring, rounded up, and hands one task to run now" * POINTS(2)) {
+TEST_CASE("a steal takes half of a ring rounded up and hands one task to run now" * POINTS(2)) {
   FakeTasks tasks(8);
   Inject inject;
   LocalQueue<8> victim, thief;
@@ -83,7 +83,7 @@ TEST_CASE("a worker with more than half a ring of its own does not steal" * POIN
   CHECK(stolen == 4);
 }
 
-TEST_CASE("while a steal is in progress, others back off and the owner keeps clear of its slots" * POINTS(2)) {
+TEST_CASE("while a steal is in progress others back off and the owner keeps clear of its slots" * POINTS(2)) {
   FakeTasks tasks(9);
   Inject inject;
   LocalQueue<8> victim, thief, second_thief;

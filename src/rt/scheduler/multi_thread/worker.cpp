@@ -277,11 +277,7 @@ Header* MultiThread::steal_work(std::size_t index) {
   Worker& worker = workers_[index];
   //@ exercise stealing steal_work
   // Enough workers search already: leave the work to them.
-  //@ mutant stealing steal_work_unlimited_searchers: searches whether or not half the workers search already
   if (!transition_to_searching(worker)) return nullptr;
-  //@ instead
-  transition_to_searching(worker);
-  //@ end
   std::size_t count = workers_.size();
   std::size_t start = worker.rand.fastrand_n(static_cast<std::uint32_t>(count));
   for (std::size_t i = 0; i < count; ++i) {
@@ -295,11 +291,7 @@ Header* MultiThread::steal_work(std::size_t index) {
     }
   }
   // Nothing to steal: one task from the global queue, if any.
-  //@ mutant stealing steal_work_skips_global: never looks at the global queue after a failed steal
   return inject_.pop();
-  //@ instead
-  return nullptr;
-  //@ end
   //@ starter
   // TODO: worker `index` has no work of its own. Find some, or return
   // nullptr:
@@ -399,7 +391,11 @@ void MultiThread::park(std::size_t index) {
   // queued woke nobody, since the searchers were to find it.
   bool was_last_searcher = idle_.transition_worker_to_parked(index, worker.is_searching);
   worker.is_searching = false;
+  //@ mutant stealing park_no_last_look: the last searcher parks without looking at the queues again
   if (was_last_searcher) notify_if_work_pending();
+  //@ instead
+  (void)was_last_searcher;
+  //@ end
   for (;;) {
     worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
     worker.parker.park();
