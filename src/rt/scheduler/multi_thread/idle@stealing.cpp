@@ -74,8 +74,11 @@ bool Idle::unpark_worker_by_id(std::size_t worker) {
   return true;
 }
 
-bool Idle::notify_should_wakeup() const {
-  std::uint32_t state = state_.load(std::memory_order_seq_cst);
+bool Idle::notify_should_wakeup() {
+  // A read-modify-write, not a load: the task was published by a release
+  // store (a ring's tail), and only an RMW of this word orders it with the
+  // searchers' own RMWs (see the protocol in idle.hpp).
+  std::uint32_t state = state_.fetch_add(0, std::memory_order_seq_cst);
   return (state & searching_mask) == 0 && (state >> unpark_shift) < num_workers_;
 }
 

@@ -13,11 +13,15 @@
 // The sleepers' list itself is under a mutex. The protocol that loses no
 // wake-up:
 //   whoever queues a task:  push it, THEN wake a sleeper, unless somebody
-//                           searches (seq_cst read of the word);
-//   a searcher that parks:  leave the searchers (seq_cst), and if it was
-//                           the last one, look at every queue once more.
-// Either the pusher sees no searcher and wakes a sleeper, or a searcher is
-// still to park, and the last one to park finds the task.
+//                           searches (read with an RMW of the word);
+//   a searcher that parks:  leave the searchers (an RMW of the word), and
+//                           if it was the last one, look at every queue.
+// The two RMWs are ordered, as all changes of one atomic are. If the
+// pusher's comes first, the searcher's reads what it wrote, and so sees
+// the task pushed before it. If the searcher's comes first, the pusher
+// sees nobody searching, and wakes a sleeper. A plain load would not do:
+// it may read the word before a store to a ring's tail is visible to
+// others, and then both sides miss each other.
 #pragma once
 
 #include <atomic>
@@ -78,7 +82,7 @@ class Idle {
   static constexpr std::uint32_t one_unparked = 1u << unpark_shift;
 
   // Nobody searches and somebody sleeps: a new task needs a wake-up.
-  bool notify_should_wakeup() const;
+  bool notify_should_wakeup();
 
   const std::size_t num_workers_;
   std::atomic<std::uint32_t> state_;  // num_unparked << 16 | num_searching
