@@ -11,6 +11,11 @@
 // of every chapter run on each (tests/support/flavours.hpp).
 #define RT_HAS_MULTI_THREAD 1
 //@ end
+//@ chapters lifo-slot..
+// Its workers have a LIFO slot, which rt::Builder::disable_lifo_slot()
+// turns off: the tests of the ring (chapters 05, 06) turn it off.
+#define RT_HAS_LIFO_SLOT 1
+//@ end
 #include "rt/task/join_error.hpp"
 #include "rt/task/join_handle.hpp"
 #include "rt/task/poll.hpp"

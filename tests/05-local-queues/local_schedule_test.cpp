@@ -26,8 +26,12 @@ struct Seen {
 // right after, then lets every child run; `order` gets the children's
 // numbers in the order they ran.
 Seen spawn_from_a_task(std::size_t children, std::vector<std::size_t>& order) {
-  rt::Runtime runtime =
-      rt::Builder::new_multi_thread().worker_threads(1).global_queue_interval(100000).build();
+  rt::Builder builder = rt::Builder::new_multi_thread();
+  builder.worker_threads(1).global_queue_interval(100000);
+#ifdef RT_HAS_LIFO_SLOT
+  builder.disable_lifo_slot();  // chapter 07's slot would hold the last one spawned
+#endif
+  rt::Runtime runtime = builder.build();
   auto mutex = std::make_shared<std::mutex>();
   Seen seen;
   runtime.block_on([&]() -> rt::Task<> {

@@ -39,6 +39,13 @@ Builder& Builder::event_interval(std::uint32_t ticks) {
   return *this;
 }
 
+//@ chapters lifo-slot..
+Builder& Builder::disable_lifo_slot() {
+  disable_lifo_slot_ = true;
+  return *this;
+}
+
+//@ end
 //@ listing default_worker_threads
 std::size_t Builder::default_worker_threads() {
   if (const char* value = std::getenv("RT_WORKER_THREADS")) {
@@ -63,6 +70,9 @@ Runtime Builder::build() {
   config.thread_name = thread_name_;
   config.global_queue_interval = global_queue_interval_;
   config.event_interval = event_interval_;
+//@ chapters lifo-slot..
+  config.disable_lifo_slot = disable_lifo_slot_;
+//@ end
   auto scheduler = std::make_shared<detail::MultiThread>(std::move(config));
   scheduler->start();
   return Runtime(std::move(scheduler));

@@ -42,6 +42,13 @@ class Builder {
   // drivers. Kept for chapters 09 and 10; at least 1.
   Builder& event_interval(std::uint32_t ticks);
 
+//@ chapters lifo-slot..
+  // Turns the LIFO slot off: every task woken on a worker goes to the back
+  // of its ring (Tokio's, unstable there, is a workaround for tasks that
+  // block their thread while the slot holds a task they woke).
+  Builder& disable_lifo_slot();
+//@ end
+
   Runtime build();
 
   // The worker count a multi-thread runtime gets by default: the
@@ -57,6 +64,9 @@ class Builder {
   std::optional<std::size_t> worker_threads_;
   std::string thread_name_ = "rt-worker";
   std::optional<std::uint32_t> global_queue_interval_;
+//@ chapters lifo-slot..
+  bool disable_lifo_slot_ = false;
+//@ end
   std::uint32_t event_interval_ = 61;
 };
 

@@ -6,8 +6,8 @@ Header* MultiThread::next_task(std::size_t index) {
     // and waking each other.
     tune_global_queue_interval(worker);
     if (Header* task = inject_.pop()) return task;
-    return worker.run_queue.pop();
+    return next_local_task(worker);
   }
-  if (Header* task = worker.run_queue.pop()) return task;
+  if (Header* task = next_local_task(worker)) return task;
   return next_remote_batch(worker);
 }

@@ -1,6 +1,6 @@
 void MultiThread::park(std::size_t index) {
   Worker& worker = workers_[index];
-  if (!worker.run_queue.is_empty()) return;  // queued by its own thread meanwhile
+  if (has_own_tasks(worker)) return;  // queued by its own thread meanwhile
   // Listed first, looked again second, as in chapter 04; but only the
   // last searcher looks, at every queue: while anyone searched, a task
   // queued woke nobody, since the searchers were to find it.
@@ -12,4 +12,8 @@ void MultiThread::park(std::size_t index) {
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }
+}
+
+bool MultiThread::has_own_tasks(const Worker& worker) const {
+  return !worker.run_queue.is_empty();
 }

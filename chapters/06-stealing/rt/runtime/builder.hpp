@@ -37,6 +37,7 @@ class Builder {
   // drivers. Kept for chapters 09 and 10; at least 1.
   Builder& event_interval(std::uint32_t ticks);
 
+
   Runtime build();
 
   // The worker count a multi-thread runtime gets by default: the

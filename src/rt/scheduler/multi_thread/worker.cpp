@@ -31,8 +31,13 @@ MultiThread::MultiThread(MultiThreadConfig config)
       workers_(config_.workers),
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
 //@ chapters local-queues..
-  if (config_.global_queue_interval) {
-    for (Worker& worker : workers_) worker.global_queue_interval = *config_.global_queue_interval;
+  for (Worker& worker : workers_) {
+    if (config_.global_queue_interval) worker.global_queue_interval = *config_.global_queue_interval;
+//@ end
+//@ chapters lifo-slot..
+    worker.lifo_enabled = !config_.disable_lifo_slot;
+//@ end
+//@ chapters local-queues..
   }
 //@ end
 }
@@ -119,29 +124,100 @@ std::optional<std::size_t> MultiThread::current_worker() const {
 }
 
 //@ listing schedule_local
+//@ end
+//@ chapters local-queues..stealing
 void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
   // Relaxed, as every statistic: nothing is ordered by it.
   worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
-  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);
+  Pushed where = push_to_ring(worker, task);
 //@ end
 //@ chapters local-queues
   // Only this worker runs what is in its ring; what went to the global
   // queue, any worker can.
   if (where != Pushed::local) notify_parked();
 //@ end
-//@ chapters stealing..
+//@ chapters stealing
   // Wherever it went, an idle worker can now take it, from the global
   // queue or by stealing. (Cheap when nobody sleeps or somebody searches:
   // worker_to_notify reads one atomic word.)
   (void)where;
   notify_parked();
 //@ end
-//@ chapters local-queues..
+//@ chapters local-queues..stealing
 }
+//@ end
+//@ chapters lifo-slot..
+void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
+  Worker& worker = workers_[index];
+  // Relaxed, as every statistic: nothing is ordered by it.
+  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  //@ exercise lifo-slot lifo_schedule
+  bool others_can_take_it = true;
+  //@ mutant lifo-slot lifo_takes_yields: a task that yields goes into the slot too
+  if (is_yield || !worker.lifo_enabled) {
+  //@ instead
+  if (!worker.lifo_enabled) {
+  //@ end
+    // A yield asks to let the others run first: the back of the ring.
+    push_to_ring(worker, task);
+  } else {
+    // It runs next, here, while what woke it is still in this core's cache.
+    Header* displaced = std::exchange(worker.lifo_slot, task);
+    //@ mutant lifo-slot lifo_loses_displaced: drops the task the new one displaces from the slot
+    if (displaced) push_to_ring(worker, displaced);
+    //@ instead
+    //@ end
+    // Only the slot changed: nothing another worker could take.
+    //@ mutant lifo-slot lifo_never_notifies: never wakes an idle worker for the task pushed out of the slot
+    others_can_take_it = displaced != nullptr;
+    //@ instead
+    others_can_take_it = false;
+    //@ end
+  }
+  if (others_can_take_it) notify_parked();
+  //@ starter
+  // TODO: queue `task`, woken or spawned on worker `index`'s own thread:
+  //  - into the LIFO slot (worker.lifo_slot), to run right after the task
+  //    being polled; a task already in the slot moves to the back of the
+  //    ring (push_to_ring);
+  //  - but to the back of the ring when the task yields (is_yield), or
+  //    while the slot is off (worker.lifo_enabled false);
+  //  - then wake an idle worker (notify_parked()) if, and only if,
+  //    something went into the ring, where other workers can steal it.
+  // Hint: a task that yields asked to let the others run: what would the
+  // slot do to that promise?
+  (void)worker;
+  (void)is_yield;
+  throw Todo("@NN@ lifo_schedule (@FILE@)");
+  //@ end
+}
+
+void MultiThread::yield_now(Header* task) {
+  if (std::optional<std::size_t> index = current_worker()) {
+    schedule_local(*index, task, /*is_yield=*/true);
+    return;
+  }
+  schedule(task);  // not on one of this runtime's workers
+}
+//@ end
+//@ chapters local-queues..
 //@ listing-end schedule_local
 
+Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
+  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
+  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  return where;
+}
+
+Header* MultiThread::next_local_task(Worker& worker) {
+//@ end
+//@ chapters lifo-slot..
+  if (Header* task = std::exchange(worker.lifo_slot, nullptr)) return task;
+//@ end
+//@ chapters local-queues..
+  return worker.run_queue.pop();
+}
 //@ end
 
 //@ listing run
@@ -205,16 +281,16 @@ Header* MultiThread::next_task(std::size_t index) {
     if (Header* task = inject_.pop()) return task;
     //@ instead
     //@ end
-    return worker.run_queue.pop();
+    return next_local_task(worker);
   }
-  if (Header* task = worker.run_queue.pop()) return task;
+  if (Header* task = next_local_task(worker)) return task;
   return next_remote_batch(worker);
   //@ starter
   // TODO: return worker `index`'s next task, or nullptr when it has none:
-  //  - normally its own ring first (worker.run_queue.pop()), and, when
-  //    that is empty, a batch from the global queue (next_remote_batch);
+  //  - normally its own tasks first (next_local_task(worker)), and, when
+  //    it has none, a batch from the global queue (next_remote_batch);
   //  - but every worker.global_queue_interval ticks (worker.tick counts
-  //    them), the global queue first (inject_.pop()), then the ring; and
+  //    them), the global queue first (inject_.pop()), then its own; and
   //    call tune_global_queue_interval(worker) at that moment.
   // Hint: what happens to a task in the global queue while a worker's
   // tasks keep waking each other, if the ring always comes first?
@@ -248,10 +324,57 @@ void MultiThread::run_task(Worker& worker, Header* task) {
   transition_from_searching(worker);
 //@ end
 //@ chapters local-queues..
+  poll_counted(worker, task);
+//@ end
+//@ chapters lifo-slot..
+  run_lifo_slot(worker);
+//@ end
+//@ chapters local-queues..
+}
+
+void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
   worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
+//@ end
+//@ chapters lifo-slot..
+
+//@ listing run_lifo_slot
+void MultiThread::run_lifo_slot(Worker& worker) {
+  //@ exercise lifo-slot lifo_polls
+  // What the task just polled woke runs next. Not forever: two tasks that
+  // wake each other would keep the slot, and the ring, to themselves.
+  for (std::uint32_t lifo_polls = 0;;) {
+    Header* task = std::exchange(worker.lifo_slot, nullptr);
+    if (!task) break;
+    //@ mutant lifo-slot lifo_unlimited: runs the slot's tasks for as long as they wake each other
+    if (++lifo_polls >= max_lifo_polls_per_tick) worker.lifo_enabled = false;
+    //@ instead
+    ++lifo_polls;
+    //@ end
+    poll_counted(worker, task);
+  }
+  //@ mutant lifo-slot lifo_never_reenabled: leaves the slot off for good once it was capped
+  worker.lifo_enabled = !config_.disable_lifo_slot;
+  //@ instead
+  //@ end
+  //@ starter
+  // TODO: the task just polled may have woken another into the slot:
+  // poll the slot's task (poll_counted(worker, task)), and again, while
+  // there is one. But at most max_lifo_polls_per_tick of them: from the
+  // last one on, the slot is off (worker.lifo_enabled = false), so what
+  // it wakes goes to the ring. Once the slot is empty, it is on again,
+  // unless the builder disabled it (config_.disable_lifo_slot).
+  // Hint: two tasks that wake each other through a channel: without the
+  // limit, what happens to every other task of this worker?
+  (void)worker;
+  throw Todo("@NN@ lifo_polls (@FILE@)");
+  //@ end
+}
+//@ listing-end run_lifo_slot
+//@ end
+//@ chapters local-queues..
 
 bool MultiThread::maintenance(Worker& worker) {
   // A batch ends here too, so that a worker that never runs dry still
@@ -385,12 +508,25 @@ void MultiThread::park(std::size_t index) {
 //@ chapters stealing..
 void MultiThread::park(std::size_t index) {
   Worker& worker = workers_[index];
-  if (!worker.run_queue.is_empty()) return;  // queued by its own thread meanwhile
+  if (has_own_tasks(worker)) return;  // queued by its own thread meanwhile
   // Listed first, looked again second, as in chapter 04; but only the
   // last searcher looks, at every queue: while anyone searched, a task
   // queued woke nobody, since the searchers were to find it.
   bool was_last_searcher = idle_.transition_worker_to_parked(index, worker.is_searching);
   worker.is_searching = false;
+//@ end
+//@ chapters lifo-slot..
+  // Nobody steals from the slot: a task its own thread put there as it
+  // went to sleep moves to the ring, where others can take it.
+  //@ mutant lifo-slot lifo_stranded_by_park: parks with a task in the slot
+  if (Header* task = std::exchange(worker.lifo_slot, nullptr)) {
+    push_to_ring(worker, task);
+    notify_parked();
+  }
+  //@ instead
+  //@ end
+//@ end
+//@ chapters stealing..
   //@ mutant stealing park_no_last_look: the last searcher parks without looking at the queues again
   if (was_last_searcher) notify_if_work_pending();
   //@ instead
@@ -401,6 +537,15 @@ void MultiThread::park(std::size_t index) {
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }
+}
+
+bool MultiThread::has_own_tasks(const Worker& worker) const {
+//@ end
+//@ chapters lifo-slot..
+  if (worker.lifo_slot) return true;
+//@ end
+//@ chapters stealing..
+  return !worker.run_queue.is_empty();
 }
 //@ end
 //@ listing-end park
@@ -463,6 +608,11 @@ void MultiThread::shutdown() {
   // And those in the workers' rings, now that their owners are gone.
   for (Worker& worker : workers_) {
     while (Header* task = worker.run_queue.pop()) drop_reference(task);
+//@ end
+//@ chapters lifo-slot..
+    if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+//@ end
+//@ chapters local-queues..
   }
 //@ end
   //@ starter

@@ -24,7 +24,7 @@
 // with none, park until work arrives. The thread that calls block_on is
 // not a worker: it only polls its own future, as in Tokio.
 //@ end
-//@ chapters stealing..
+//@ chapters stealing
 // MultiThread: N worker threads, each with a ring of its own (queue.hpp)
 // that the others steal from, and one global injection queue. Mirrors
 // Tokio's runtime/scheduler/multi_thread (worker.rs, handle.rs), without
@@ -33,6 +33,23 @@
 // A task spawned or woken on a worker goes to that worker's ring, with no
 // lock; from any other thread, to the global queue. Each worker loops:
 // take the next task (its ring first, the global queue every
+// global_queue_interval ticks); with none, search: steal half of another
+// worker's ring, or take from the global queue; with nothing found, park.
+// At most about half the workers search at once, and no wake-up is lost
+// (idle.hpp says how). The thread that calls block_on is not a worker: it
+// only polls its own future, as in Tokio.
+//@ end
+//@ chapters lifo-slot..
+// MultiThread: N worker threads, each with a LIFO slot and a ring of its
+// own (queue.hpp) that the others steal from, and one global injection
+// queue. Mirrors Tokio's runtime/scheduler/multi_thread (worker.rs,
+// handle.rs).
+//
+// A task spawned or woken on a worker goes to that worker's LIFO slot, to
+// run as soon as the task that woke it yields the thread, and the slot's
+// previous task goes to the ring; a task that yields goes to the ring.
+// From any other thread, tasks go to the global queue. Each worker loops:
+// take the next task (the slot, its ring, the global queue every
 // global_queue_interval ticks); with none, search: steal half of another
 // worker's ring, or take from the global queue; with nothing found, park.
 // At most about half the workers search at once, and no wake-up is lost
@@ -77,6 +94,9 @@ struct MultiThreadConfig {
 //@ end
   std::optional<std::uint32_t> global_queue_interval;
   std::uint32_t event_interval = 61;
+//@ chapters lifo-slot..
+  bool disable_lifo_slot = false;
+//@ end
 };
 
 class MultiThread final : public SchedulerHandle, public std::enable_shared_from_this<MultiThread> {
@@ -87,6 +107,9 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   void start();
 
   void schedule(Header* task) override;
+//@ chapters lifo-slot..
+  void yield_now(Header* task) override;
+//@ end
   void block_on(Poller& root) override;
   void shutdown() override;
 
@@ -120,6 +143,10 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
     std::uint32_t global_queue_interval = Stats::seed_interval;
     Stats stats;
 //@ end
+//@ chapters lifo-slot..
+    Header* lifo_slot = nullptr;  // the task to run next; never stolen
+    bool lifo_enabled = true;     // off after max_lifo_polls_per_tick in a row
+//@ end
 //@ chapters stealing..
     bool is_searching = false;
     FastRand rand;  // where stealing starts
@@ -146,13 +173,27 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   // A batch from the global queue: the first to run, the rest to the ring.
   Header* next_remote_batch(Worker& worker);
   void run_task(Worker& worker, Header* task);
+  void poll_counted(Worker& worker, Header* task);
+  // The worker's own next task.
+  Header* next_local_task(Worker& worker);
+  // Into the worker's ring, counting an overflow.
+  Pushed push_to_ring(Worker& worker, Header* task);
   // Every event_interval ticks: the statistics; false once shut down.
   bool maintenance(Worker& worker);
   void tune_global_queue_interval(Worker& worker);
-  // A task scheduled on worker `index`'s own thread.
-  void schedule_local(std::size_t index, Header* task);
   // Which worker of this runtime the calling thread is, if any.
   std::optional<std::size_t> current_worker() const;
+  // A task scheduled on worker `index`'s own thread.
+//@ end
+//@ chapters local-queues..stealing
+  void schedule_local(std::size_t index, Header* task);
+//@ end
+//@ chapters lifo-slot..
+  void schedule_local(std::size_t index, Header* task, bool is_yield = false);
+  // Polls what the task just polled put into the slot; see worker.cpp.
+  void run_lifo_slot(Worker& worker);
+  // Tokio's MAX_LIFO_POLLS_PER_TICK.
+  static constexpr std::uint32_t max_lifo_polls_per_tick = 3;
 //@ end
 //@ chapters stealing..
   // Worker `index` found no work of its own: steal some, or take from the
@@ -167,6 +208,8 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   bool transition_from_parked(std::size_t index);
   // After the last searcher parks: wake a worker if any queue has work.
   void notify_if_work_pending();
+  // Tasks in the worker's ring (or its slot): no sleeping, then.
+  bool has_own_tasks(const Worker& worker) const;
 //@ end
   // Sleeps until there may be work, without missing a task queued meanwhile.
   void park(std::size_t index);

@@ -28,8 +28,8 @@ MultiThread::MultiThread(MultiThreadConfig config)
       idle_(config_.workers),
       workers_(config_.workers),
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
-  if (config_.global_queue_interval) {
-    for (Worker& worker : workers_) worker.global_queue_interval = *config_.global_queue_interval;
+  for (Worker& worker : workers_) {
+    if (config_.global_queue_interval) worker.global_queue_interval = *config_.global_queue_interval;
   }
 }
 
@@ -101,13 +101,21 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
   // Relaxed, as every statistic: nothing is ordered by it.
   worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
-  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);
+  Pushed where = push_to_ring(worker, task);
   // Only this worker runs what is in its ring; what went to the global
   // queue, any worker can.
   if (where != Pushed::local) notify_parked();
 }
 
+Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
+  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
+  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  return where;
+}
+
+Header* MultiThread::next_local_task(Worker& worker) {
+  return worker.run_queue.pop();
+}
 
 void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
@@ -135,10 +143,10 @@ void MultiThread::run(std::size_t index) {
 Header* MultiThread::next_task(std::size_t index) {
   Worker& worker = workers_[index];
   // TODO: return worker `index`'s next task, or nullptr when it has none:
-  //  - normally its own ring first (worker.run_queue.pop()), and, when
-  //    that is empty, a batch from the global queue (next_remote_batch);
+  //  - normally its own tasks first (next_local_task(worker)), and, when
+  //    it has none, a batch from the global queue (next_remote_batch);
   //  - but every worker.global_queue_interval ticks (worker.tick counts
-  //    them), the global queue first (inject_.pop()), then the ring; and
+  //    them), the global queue first (inject_.pop()), then its own; and
   //    call tune_global_queue_interval(worker) at that moment.
   // Hint: what happens to a task in the global queue while a worker's
   // tasks keep waking each other, if the ring always comes first?
@@ -165,6 +173,10 @@ Header* MultiThread::next_remote_batch(Worker& worker) {
 }
 
 void MultiThread::run_task(Worker& worker, Header* task) {
+  poll_counted(worker, task);
+}
+
+void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
   worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
   poll(task);  // the Notified's reference goes with it

@@ -87,13 +87,18 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   // A batch from the global queue: the first to run, the rest to the ring.
   Header* next_remote_batch(Worker& worker);
   void run_task(Worker& worker, Header* task);
+  void poll_counted(Worker& worker, Header* task);
+  // The worker's own next task.
+  Header* next_local_task(Worker& worker);
+  // Into the worker's ring, counting an overflow.
+  Pushed push_to_ring(Worker& worker, Header* task);
   // Every event_interval ticks: the statistics; false once shut down.
   bool maintenance(Worker& worker);
   void tune_global_queue_interval(Worker& worker);
-  // A task scheduled on worker `index`'s own thread.
-  void schedule_local(std::size_t index, Header* task);
   // Which worker of this runtime the calling thread is, if any.
   std::optional<std::size_t> current_worker() const;
+  // A task scheduled on worker `index`'s own thread.
+  void schedule_local(std::size_t index, Header* task);
   // Sleeps until there may be work, without missing a task queued meanwhile.
   void park(std::size_t index);
   // Work queued for worker `index`, or the runtime shut down: no sleeping.

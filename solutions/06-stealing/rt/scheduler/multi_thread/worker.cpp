@@ -28,8 +28,8 @@ MultiThread::MultiThread(MultiThreadConfig config)
       idle_(config_.workers),
       workers_(config_.workers),
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
-  if (config_.global_queue_interval) {
-    for (Worker& worker : workers_) worker.global_queue_interval = *config_.global_queue_interval;
+  for (Worker& worker : workers_) {
+    if (config_.global_queue_interval) worker.global_queue_interval = *config_.global_queue_interval;
   }
 }
 
@@ -109,8 +109,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
   // Relaxed, as every statistic: nothing is ordered by it.
   worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
-  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);
+  Pushed where = push_to_ring(worker, task);
   // Wherever it went, an idle worker can now take it, from the global
   // queue or by stealing. (Cheap when nobody sleeps or somebody searches:
   // worker_to_notify reads one atomic word.)
@@ -118,6 +117,15 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
   notify_parked();
 }
 
+Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
+  Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
+  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  return where;
+}
+
+Header* MultiThread::next_local_task(Worker& worker) {
+  return worker.run_queue.pop();
+}
 
 void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
@@ -155,9 +163,9 @@ Header* MultiThread::next_task(std::size_t index) {
     // and waking each other.
     tune_global_queue_interval(worker);
     if (Header* task = inject_.pop()) return task;
-    return worker.run_queue.pop();
+    return next_local_task(worker);
   }
-  if (Header* task = worker.run_queue.pop()) return task;
+  if (Header* task = next_local_task(worker)) return task;
   return next_remote_batch(worker);
 }
 
@@ -181,6 +189,10 @@ Header* MultiThread::next_remote_batch(Worker& worker) {
 
 void MultiThread::run_task(Worker& worker, Header* task) {
   transition_from_searching(worker);
+  poll_counted(worker, task);
+}
+
+void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
   worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
   poll(task);  // the Notified's reference goes with it
@@ -257,7 +269,7 @@ void MultiThread::notify_if_work_pending() {
 
 void MultiThread::park(std::size_t index) {
   Worker& worker = workers_[index];
-  if (!worker.run_queue.is_empty()) return;  // queued by its own thread meanwhile
+  if (has_own_tasks(worker)) return;  // queued by its own thread meanwhile
   // Listed first, looked again second, as in chapter 04; but only the
   // last searcher looks, at every queue: while anyone searched, a task
   // queued woke nobody, since the searchers were to find it.
@@ -269,6 +281,10 @@ void MultiThread::park(std::size_t index) {
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }
+}
+
+bool MultiThread::has_own_tasks(const Worker& worker) const {
+  return !worker.run_queue.is_empty();
 }
 
 

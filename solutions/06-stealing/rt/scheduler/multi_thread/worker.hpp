@@ -97,13 +97,18 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   // A batch from the global queue: the first to run, the rest to the ring.
   Header* next_remote_batch(Worker& worker);
   void run_task(Worker& worker, Header* task);
+  void poll_counted(Worker& worker, Header* task);
+  // The worker's own next task.
+  Header* next_local_task(Worker& worker);
+  // Into the worker's ring, counting an overflow.
+  Pushed push_to_ring(Worker& worker, Header* task);
   // Every event_interval ticks: the statistics; false once shut down.
   bool maintenance(Worker& worker);
   void tune_global_queue_interval(Worker& worker);
-  // A task scheduled on worker `index`'s own thread.
-  void schedule_local(std::size_t index, Header* task);
   // Which worker of this runtime the calling thread is, if any.
   std::optional<std::size_t> current_worker() const;
+  // A task scheduled on worker `index`'s own thread.
+  void schedule_local(std::size_t index, Header* task);
   // Worker `index` found no work of its own: steal some, or take from the
   // global queue; nullptr when there is none anywhere.
   Header* steal_work(std::size_t index);
@@ -116,6 +121,8 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   bool transition_from_parked(std::size_t index);
   // After the last searcher parks: wake a worker if any queue has work.
   void notify_if_work_pending();
+  // Tasks in the worker's ring (or its slot): no sleeping, then.
+  bool has_own_tasks(const Worker& worker) const;
   // Sleeps until there may be work, without missing a task queued meanwhile.
   void park(std::size_t index);
   // A task was queued: wake one parked worker, if any.
