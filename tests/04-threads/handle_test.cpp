@@ -17,8 +17,9 @@ namespace {
 
 rt::Task<int> square(int value) { co_return value * value; }
 
-// (The handle is a parameter, not a lambda capture: g++ 12 destroys the
-// captures of a lambda spawned inside a co_await expression twice.)
+// (The handle is a parameter, not a lambda capture: g++ 12 destroys a
+// capture of a lambda spawned inside a co_await expression twice; see
+// book/src/coroutines.md, "Beware: a lambda spawned inside a co_await".)
 rt::Task<int> square_through_handles(rt::Handle given) {
   int inner = co_await rt::Handle::current().spawn(square(3));
   auto remote = given.spawn(square(4));

@@ -16,6 +16,28 @@
 
 namespace rt::detail {
 
+// Called, when set, by this thread just before it locks a run queue's
+// mutex. Lets a test hold a wake from another thread at the door of the
+// queue while the runtime shuts down, the interleaving that decides
+// whether push reads `closed_` under the mutex (see QueueMutex).
+inline thread_local void (*before_run_queue_locks)() = nullptr;
+#define RT_HAS_RUN_QUEUE_HOOK 1  // tests look for the hook with this
+
+// A std::mutex that calls before_run_queue_locks first. Used exactly as
+// one (std::lock_guard lock(mutex_)); the hook is for tests only.
+class QueueMutex {
+ public:
+  void lock() {
+    if (before_run_queue_locks) before_run_queue_locks();
+    mutex_.lock();
+  }
+  bool try_lock() { return mutex_.try_lock(); }
+  void unlock() { mutex_.unlock(); }
+
+ private:
+  std::mutex mutex_;
+};
+
 //@ listing run_queue
 template <class TaskRef>
 class RunQueue {
@@ -23,8 +45,13 @@ class RunQueue {
   // Appends `task`; false (and nothing queued) once the queue is closed.
   bool push(TaskRef task) {
     //@ exercise executor run_queue
+    //@ mutant executor push_reads_closed_unlocked: reads closed_ before taking the mutex, so a wake racing the shutdown queues its task after close() emptied the queue, and the task and the runtime keep each other alive
     std::lock_guard lock(mutex_);
     if (closed_) return false;
+    //@ instead
+    if (closed_) return false;
+    std::lock_guard lock(mutex_);
+    //@ end
     tasks_.push_back(std::move(task));
     return true;
     //@ starter
@@ -65,7 +92,7 @@ class RunQueue {
   }
 
  private:
-  std::mutex mutex_;
+  QueueMutex mutex_;  // a std::mutex, with a hook for tests
   std::deque<TaskRef> tasks_;
   bool closed_ = false;
 };

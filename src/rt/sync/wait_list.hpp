@@ -12,7 +12,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+//@ mutant sync wake_list_allocates: collects the wakers in a growing std::vector, as many as there are: waking allocates under the primitive's mutex, where a bad_alloc would lose a waker
 #include <utility>
+//@ instead
+#include <utility>
+#include <vector>
+//@ end
 
 #include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
@@ -105,6 +110,8 @@ class WakeList {
   WakeList& operator=(const WakeList&) = delete;
   ~WakeList() { wake_all(); }
 
+  //@ mutant sync wake_list_allocates: collects the wakers in a growing std::vector, as many as there are: waking allocates under the primitive's mutex, where a bad_alloc would lose a waker
+  //@ mutant sync wake_list_drops_overflow: never says it is full, and drops the wakers that do not fit: only the first batch is woken
   bool can_push() const { return count_ < kCapacity; }
   void push(Waker waker) { wakers_[count_++] = std::move(waker); }  // requires can_push()
   void wake_all() {
@@ -115,6 +122,31 @@ class WakeList {
  private:
   std::array<Waker, kCapacity> wakers_;
   std::size_t count_ = 0;
+  //@ instead
+  bool can_push() const { return true; }
+  void push(Waker waker) {
+    if (count_ < kCapacity) wakers_[count_++] = std::move(waker);
+  }
+  void wake_all() {
+    for (std::size_t i = 0; i < count_; ++i) wakers_[i].wake();
+    count_ = 0;
+  }
+
+ private:
+  std::array<Waker, kCapacity> wakers_;
+  std::size_t count_ = 0;
+  //@ end
+  //@ instead
+  bool can_push() const { return true; }
+  void push(Waker waker) { wakers_.push_back(std::move(waker)); }
+  void wake_all() {
+    for (auto& waker : wakers_) waker.wake();
+    wakers_.clear();
+  }
+
+ private:
+  std::vector<Waker> wakers_;
+  //@ end
 };
 
 }  // namespace rt::detail

@@ -17,6 +17,28 @@
 
 namespace rt::detail {
 
+// Called, when set, by this thread just before it locks a run queue's
+// mutex. Lets a test hold a wake from another thread at the door of the
+// queue while the runtime shuts down, the interleaving that decides
+// whether push reads `closed_` under the mutex (see QueueMutex).
+inline thread_local void (*before_run_queue_locks)() = nullptr;
+#define RT_HAS_RUN_QUEUE_HOOK 1  // tests look for the hook with this
+
+// A std::mutex that calls before_run_queue_locks first. Used exactly as
+// one (std::lock_guard lock(mutex_)); the hook is for tests only.
+class QueueMutex {
+ public:
+  void lock() {
+    if (before_run_queue_locks) before_run_queue_locks();
+    mutex_.lock();
+  }
+  bool try_lock() { return mutex_.try_lock(); }
+  void unlock() { mutex_.unlock(); }
+
+ private:
+  std::mutex mutex_;
+};
+
 template <class TaskRef>
 class RunQueue {
  public:
@@ -50,7 +72,7 @@ class RunQueue {
   }
 
  private:
-  std::mutex mutex_;
+  QueueMutex mutex_;  // a std::mutex, with a hook for tests
   std::deque<TaskRef> tasks_;
   bool closed_ = false;
 };
