@@ -47,6 +47,9 @@ TEST_CASE("no other worker steals the task in a worker's slot" * POINTS(2)) {
   runtime.block_on([&]() -> rt::Task<> {
     co_await rt::spawn([&]() -> rt::Task<> {
       state.parent_thread = std::this_thread::get_id();
+      // The other worker has gone to sleep: only a wake-up brings it back
+      // to steal D.
+      while (rt::Handle::current().metrics().num_idle_workers() < 1) std::this_thread::yield();
       (void)rt::spawn([&]() -> rt::Task<> {  // D: pushed out of the slot by C
         state.d_thread = std::this_thread::get_id();
         state.d_ran = true;
