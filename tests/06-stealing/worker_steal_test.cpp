@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <latch>
 #include <thread>
+#include <vector>
 
 #include "graded.hpp"
 #include "rt/rt.hpp"
@@ -49,15 +50,16 @@ TEST_CASE("an idle worker steals the tasks queued behind a busy one" * POINTS(2)
       co_await rt::spawn([&ran]() -> rt::Task<> {
         // Spawned on this worker, into its ring; then this worker is held
         // until they have all run: only the other one can run them.
+        std::vector<rt::JoinHandle<void>> children;
         for (int i = 0; i < 8; ++i) {
-          (void)rt::spawn([&ran]() -> rt::Task<> {
+          children.push_back(rt::spawn([&ran]() -> rt::Task<> {
             ran.fetch_add(1);
             ran.notify_all();
             co_return;
-          });
+          }));
         }
         wait_for(ran, 8);
-        co_return;
+        for (auto& child : children) co_await child;  // done with `ran` too
       });
     }());
     CHECK(ran.load() == 8);
@@ -110,14 +112,14 @@ TEST_CASE("the last searcher to park finds a task queued while it searched" * PO
     co_await rt::spawn([&]() -> rt::Task<> {
       state.busy_worker = std::this_thread::get_id();
       state.searcher_parking.wait();
-      (void)rt::spawn([&ran]() -> rt::Task<> {  // into this worker's ring; nobody woken
+      auto child = rt::spawn([&ran]() -> rt::Task<> {  // into this worker's ring; nobody woken
         ran.fetch_add(1);
         ran.notify_all();
         co_return;
       });
       state.child_queued.count_down();
       wait_for(ran, 1);  // this worker stays busy: only the other can run it
-      co_return;
+      co_await child;
     });
   }());
   CHECK(ran.load() == 1);

@@ -116,8 +116,8 @@ rt::Task<> spawns_two(Order& order) {
 }  // namespace
 
 TEST_CASE("at most three tasks in a row run from the slot and then the slot is on again" * POINTS(2)) {
+  Order order;  // before the runtime: it outlives the tasks spawned detached
   rt::Runtime runtime = ch07::one_worker();
-  Order order;
   ch07::run_parent(runtime, [&]() -> rt::Task<Handles> {
     Handles spawned;
     spawned.push_back(rt::spawn(spawns_two(order)));

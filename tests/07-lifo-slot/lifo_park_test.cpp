@@ -55,7 +55,7 @@ TEST_CASE("no other worker steals the task in a worker's slot" * POINTS(2)) {
         state.d_ran = true;
         co_return;
       });
-      (void)rt::spawn([&]() -> rt::Task<> {  // C: in the slot
+      auto c = rt::spawn([&]() -> rt::Task<> {  // C: in the slot
         state.c_thread = std::this_thread::get_id();
         co_return;
       });
@@ -64,7 +64,7 @@ TEST_CASE("no other worker steals the task in a worker's slot" * POINTS(2)) {
       // stealable.
       state.other_parking.wait();
       state.c_ran_while_held = state.c_thread.load() != std::thread::id();
-      co_return;
+      co_await c;  // C runs now, from the slot, then wakes this task
     });
   }());
   never_stolen = nullptr;

@@ -60,9 +60,9 @@ TEST_CASE("a task looping on an always ready channel lets another task run on ei
 }
 
 TEST_CASE("the tasks run from the slot spend the budget of the task that woke them" * POINTS(2)) {
-  rt::Runtime runtime = one_worker();
   std::atomic<std::size_t> left{0};
-  rt::Notify measured;
+  rt::Notify measured;  // before the runtime: they outlive its tasks
+  rt::Runtime runtime = one_worker();
   runtime.block_on([&]() -> rt::Task<> {
     co_await rt::spawn([&]() -> rt::Task<> {
       co_await consume(100);
@@ -102,10 +102,10 @@ TEST_CASE("a task in the slot when the budget is spent waits its turn in the rin
 }
 
 TEST_CASE("a unit spent on an operation that ends up pending is given back" * POINTS(2)) {
-  rt::Runtime runtime = one_worker();
   std::atomic<std::size_t> left{0};
   auto [tx, rx] = rt::mpsc::channel<int>(1);
-  rt::Notify measured;
+  rt::Notify measured;  // before the runtime: they outlive its tasks
+  rt::Runtime runtime = one_worker();
   runtime.block_on([&, &tx = tx, &rx = rx]() -> rt::Task<> {
     auto waiting = rt::spawn([&]() -> rt::Task<> {
       co_await consume(100);
