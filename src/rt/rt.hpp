@@ -29,4 +29,7 @@
 #include "rt/sync/notify.hpp"
 #include "rt/sync/oneshot.hpp"
 //@ end
+//@ chapters coop..
+#include "rt/task/coop.hpp"
+//@ end
 #include "rt/todo.hpp"

@@ -4,6 +4,9 @@
 
 #include "rt/runtime/park_thread.hpp"
 #include "rt/task/harness.hpp"
+//@ chapters coop..
+#include "rt/task/coop.hpp"
+//@ end
 
 namespace rt::detail {
 
@@ -70,6 +73,7 @@ void CurrentThread::block_on(Poller& root) {
   } release{this, core};
   for (;;) {
     if (!core) core = try_take_core(thread.parker());
+//@ chapters ..lifo-slot
     if (thread.take_woken() && root.poll(cx)) return;
     if (core) {
       if (Header* task = queue_.pop()) {
@@ -77,6 +81,16 @@ void CurrentThread::block_on(Poller& root) {
         continue;
       }
     }
+//@ else
+    // Each poll, of the root or of a task, with a fresh budget.
+    if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
+    if (core) {
+      if (Header* task = queue_.pop()) {
+        coop::detail::with_budget([task] { poll(task); });  // the Notified's reference goes with it
+        continue;
+      }
+    }
+//@ end
     thread.park();  // until a task is queued, the root is woken, or the core is free
   }
 }

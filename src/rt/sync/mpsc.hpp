@@ -137,6 +137,9 @@ class Sender {
       throw Todo("@NN@ send_poll (@FILE@)");
       //@ end
     }
+//@ chapters coop..
+    bool cooperative() const override { return true; }  // spends the task's budget
+//@ end
     void await_resume() {
       if (!sent_) throw SendError<T>(std::move(value_));
     }
@@ -234,6 +237,9 @@ class Receiver {
       throw Todo("@NN@ recv_poll (@FILE@)");
       //@ end
     }
+//@ chapters coop..
+    bool cooperative() const override { return true; }  // spends the task's budget
+//@ end
     std::optional<T> await_resume() { return std::move(value_); }
 
    private:

@@ -80,6 +80,9 @@ class Mutex {
       // The semaphore of a Mutex is never closed.
       return acquire_.poll(cx) == detail::Semaphore::Outcome::acquired;
     }
+//@ chapters coop..
+    bool cooperative() const override { return true; }  // spends the task's budget
+//@ end
     MutexGuard<T> await_resume() { return MutexGuard<T>(mutex_); }
 
    private:

@@ -49,6 +49,9 @@ class Notify {
     ~Notified() { notify_.cancel(*this); }
 
     bool poll(Context& cx) override { return notify_.poll_notified(*this, cx); }
+//@ chapters coop..
+    bool cooperative() const override { return true; }  // spends the task's budget
+//@ end
     void await_resume() const noexcept {}
 
    private:

@@ -138,6 +138,9 @@ class Receiver : public Leaf<Receiver<T>> {
     //@ end
   }
   //@ listing-end recv_poll
+//@ chapters coop..
+  bool cooperative() const override { return true; }  // spends the task's budget
+//@ end
   T await_resume() {
     std::lock_guard lock(shared_->mutex);
     if (!shared_->value) throw RecvError();

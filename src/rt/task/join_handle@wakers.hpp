@@ -34,6 +34,9 @@ class [[nodiscard]] JoinHandle : public Leaf<JoinHandle<T>> {
   }
 
   bool poll(Context& cx) override { return detail::poll_join(cell_, cx.waker()); }
+//@ chapters coop..
+  bool cooperative() const override { return true; }  // spends the task's budget
+//@ end
   // The value, or a JoinError: the task threw, or was cancelled.
   T await_resume() { return cell_->take_output(); }
 

@@ -15,7 +15,11 @@ bool Poller::poll(Context& cx) {
   current_poll = {this, &cx};
   bool ready;
   try {
+//@ chapters ..lifo-slot
     ready = leaf_ == nullptr || leaf_->poll(cx);
+//@ else
+    ready = leaf_ == nullptr || poll_leaf(*leaf_, cx);  // through the budget (coop.hpp)
+//@ end
   } catch (...) {
     // A leaf threw on a later poll, outside any coroutine body: nobody
     // can catch it but the task. It ends the task as a throw from its

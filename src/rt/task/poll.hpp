@@ -26,7 +26,17 @@ class LeafBase {
  public:
   virtual ~LeafBase() = default;
   virtual bool poll(Context& cx) = 0;
+//@ chapters coop..
+  // A runtime resource (a channel, a lock, a JoinHandle...): its polls
+  // spend the task's budget (rt/task/coop.hpp).
+  virtual bool cooperative() const { return false; }
+//@ end
 };
+//@ chapters coop..
+
+// Polls `leaf`, through the task's budget if it is a runtime resource.
+bool poll_leaf(LeafBase& leaf, Context& cx);
+//@ end
 
 // The state of one running chain of coroutines: where to resume it, and
 // which leaf must be ready first.
@@ -46,6 +56,12 @@ class Poller {
     leaf_ = &leaf;
     resume_at_ = at;
   }
+//@ chapters coop..
+  // rt::coop::unconstrained(...) scopes in the chain that are running.
+  void enter_unconstrained() { ++unconstrained_; }
+  void leave_unconstrained() { --unconstrained_; }
+  bool is_unconstrained() const { return unconstrained_ > 0; }
+//@ end
 
  private:
   std::coroutine_handle<> root_;
@@ -53,6 +69,9 @@ class Poller {
   LeafBase* leaf_ = nullptr;
   PromiseBase* promise_;
   bool failed_ = false;
+//@ chapters coop..
+  int unconstrained_ = 0;
+//@ end
 };
 
 // The poll in progress on this thread: what a leaf's co_await reaches for.
@@ -76,7 +95,11 @@ inline CurrentPoll& this_poll() {
 template <class Derived>
 class Leaf : public detail::LeafBase {
  public:
+//@ chapters ..lifo-slot
   bool await_ready() { return static_cast<Derived&>(*this).poll(*detail::this_poll().cx); }
+//@ else
+  bool await_ready() { return detail::poll_leaf(*this, *detail::this_poll().cx); }
+//@ end
   void await_suspend(std::coroutine_handle<> at) { detail::this_poll().poller->suspend_on(*this, at); }
 };
 //@ listing-end leaf

@@ -8,6 +8,9 @@
 #include "rt/runtime/context.hpp"
 #include "rt/runtime/park_thread.hpp"
 #include "rt/task/harness.hpp"
+//@ chapters coop..
+#include "rt/task/coop.hpp"
+//@ end
 
 namespace rt::detail {
 
@@ -323,6 +326,11 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 //@ chapters stealing..
   transition_from_searching(worker);
 //@ end
+//@ chapters coop..
+  // One budget for the task and for the LIFO polls after it: a pair that
+  // wakes each other through the slot yields as one task would.
+  coop::detail::BudgetGuard budget;
+//@ end
 //@ chapters local-queues..
   poll_counted(worker, task);
 //@ end
@@ -346,7 +354,7 @@ void MultiThread::run_lifo_slot(Worker& worker) {
   // What the task just polled woke runs next. Not forever: two tasks that
   // wake each other would keep the slot, and the ring, to themselves.
   for (std::uint32_t lifo_polls = 0;;) {
-    Header* task = std::exchange(worker.lifo_slot, nullptr);
+    Header* task = next_lifo_task(worker);
     if (!task) break;
     //@ mutant lifo-slot lifo_unlimited: runs the slot's tasks for as long as they wake each other
     if (++lifo_polls >= max_lifo_polls_per_tick) worker.lifo_enabled = false;
@@ -361,8 +369,8 @@ void MultiThread::run_lifo_slot(Worker& worker) {
   //@ end
   //@ starter
   // TODO: the task just polled may have woken another into the slot:
-  // poll the slot's task (poll_counted(worker, task)), and again, while
-  // there is one. But at most max_lifo_polls_per_tick of them: from the
+  // take it (next_lifo_task(worker)) and poll it (poll_counted(worker,
+  // task)), and again, while there is one. But at most max_lifo_polls_per_tick of them: from the
   // last one on, the slot is off (worker.lifo_enabled = false), so what
   // it wakes goes to the ring. Once the slot is empty, it is on again,
   // unless the builder disabled it (config_.disable_lifo_slot).
@@ -373,6 +381,24 @@ void MultiThread::run_lifo_slot(Worker& worker) {
   //@ end
 }
 //@ listing-end run_lifo_slot
+
+Header* MultiThread::next_lifo_task(Worker& worker) {
+  Header* task = std::exchange(worker.lifo_slot, nullptr);
+//@ end
+//@ chapters coop..
+  // The slot's task runs on what is left of the budget of the task that
+  // woke it: with nothing left, it waits its turn in the ring instead.
+  //@ mutant coop lifo_ignores_budget: polls the slot's task even when the budget is spent
+  if (task && !coop::has_budget_remaining()) {
+    push_to_ring(worker, task);
+    return nullptr;
+  }
+  //@ instead
+  //@ end
+//@ end
+//@ chapters lifo-slot..
+  return task;
+}
 //@ end
 //@ chapters local-queues..
 
@@ -572,7 +598,11 @@ void MultiThread::block_on(Poller& root) {
   ParkThread thread;
   Context cx(thread.waker());
   for (;;) {
+//@ chapters ..lifo-slot
     if (thread.take_woken() && root.poll(cx)) return;
+//@ else
+    if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
+//@ end
     thread.park();
   }
 }

@@ -117,6 +117,8 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   void schedule_local(std::size_t index, Header* task, bool is_yield = false);
   // Polls what the task just polled put into the slot; see worker.cpp.
   void run_lifo_slot(Worker& worker);
+  // The slot's task, taken out of it, or nullptr.
+  Header* next_lifo_task(Worker& worker);
   // Tokio's MAX_LIFO_POLLS_PER_TICK.
   static constexpr std::uint32_t max_lifo_polls_per_tick = 3;
   // Worker `index` found no work of its own: steal some, or take from the

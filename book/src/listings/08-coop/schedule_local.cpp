@@ -1,0 +1,25 @@
+void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
+  Worker& worker = workers_[index];
+  // Relaxed, as every statistic: nothing is ordered by it.
+  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  bool others_can_take_it = true;
+  if (is_yield || !worker.lifo_enabled) {
+    // A yield asks to let the others run first: the back of the ring.
+    push_to_ring(worker, task);
+  } else {
+    // It runs next, here, while what woke it is still in this core's cache.
+    Header* displaced = std::exchange(worker.lifo_slot, task);
+    if (displaced) push_to_ring(worker, displaced);
+    // Only the slot changed: nothing another worker could take.
+    others_can_take_it = displaced != nullptr;
+  }
+  if (others_can_take_it) notify_parked();
+}
+
+void MultiThread::yield_now(Header* task) {
+  if (std::optional<std::size_t> index = current_worker()) {
+    schedule_local(*index, task, /*is_yield=*/true);
+    return;
+  }
+  schedule(task);  // not on one of this runtime's workers
+}

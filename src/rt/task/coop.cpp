@@ -1,0 +1,111 @@
+//@ file coop..
+// The budget's operations, compiled once per runtime; see coop.hpp.
+#include "rt/task/coop.hpp"
+
+namespace rt::coop {
+
+namespace detail {
+
+bool unconstrained_here() {
+  const rt::detail::CurrentPoll& poll = rt::detail::current_poll;
+  return poll.poller && poll.poller->is_unconstrained();
+}
+
+//@ listing poll_proceed
+std::optional<RestoreOnPending> poll_proceed(Context& cx) {
+  //@ exercise coop proceed
+  if (!budget || unconstrained_here()) return RestoreOnPending(std::nullopt);  // no budget applies
+  //@ mutant coop proceed_one_early: yields after 127 operations, not 128
+  if (*budget == 0) {
+  //@ instead
+  if (*budget <= 1) {
+  //@ end
+    // Spent: run again later, after the others. The wake comes during
+    // the task's own poll, so the scheduler requeues it as a yield.
+    //@ mutant coop proceed_forgets_wake: reports "not ready" without waking the task
+    cx.waker().wake_by_ref();
+    //@ instead
+    //@ end
+    return std::nullopt;
+  }
+  std::optional<std::uint8_t> before = budget;
+  *budget -= 1;
+  return RestoreOnPending(before);
+  //@ starter
+  // TODO: spend one unit of this thread's budget for a resource that is
+  // about to be polled, and return a RestoreOnPending holding the budget
+  // as it was before (so that it can be given back).
+  //  - no budget applies outside tasks (budget is nullopt) and inside
+  //    unconstrained(...) (unconstrained_here()): return a RestoreOnPending
+  //    that restores nothing (std::nullopt);
+  //  - with no unit left, return nothing: the resource then reports "not
+  //    ready" even if it is ready. Who will poll this task again, then?
+  // Hint: 128 operations must go through, and the 129th must not.
+  (void)cx;
+  throw Todo("@NN@ proceed (@FILE@)");
+  //@ end
+}
+
+RestoreOnPending::~RestoreOnPending() {
+  //@ exercise coop restore
+  //@ mutant coop restore_never: keeps the unit spent on an operation that ended up pending
+  if (!made_progress_ && before_) budget = before_;
+  //@ instead
+  //@ end
+  //@ starter
+  // TODO: unless the resource made progress (made_progress_), give the
+  // unit back: the budget becomes what it was before (before_), if a
+  // budget applied at all.
+  throw Todo("@NN@ restore (@FILE@)");
+  //@ end
+}
+//@ listing-end poll_proceed
+
+//@ listing poll_cooperatively
+bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx) {
+  std::optional<RestoreOnPending> restore = poll_proceed(cx);
+  if (!restore) return false;  // the budget is gone: yield
+  bool ready = leaf.poll(cx);
+  if (ready) restore->made_progress();
+  return ready;
+}
+//@ listing-end poll_cooperatively
+
+}  // namespace detail
+
+bool has_budget_remaining() {
+  return !detail::budget || *detail::budget > 0 || detail::unconstrained_here();
+}
+
+//@ listing consume_budget
+bool ConsumeBudget::poll(Context& cx) {
+  //@ exercise coop consume_budget
+  std::optional<detail::RestoreOnPending> restore = detail::poll_proceed(cx);
+  if (!restore) return false;
+  //@ mutant coop consume_budget_refunds: spends the unit, then gives it back
+  //@ instead
+  return true;
+  //@ end
+  restore->made_progress();
+  return true;
+  //@ starter
+  // TODO: spend one unit, as a resource that is always ready would: ready
+  // while the budget lasts, "not ready" (and the task yields) once it is
+  // gone.
+  // Hint: poll_proceed gives the unit back unless you say otherwise.
+  (void)cx;
+  throw Todo("@NN@ consume_budget (@FILE@)");
+  //@ end
+}
+//@ listing-end consume_budget
+
+}  // namespace rt::coop
+
+namespace rt::detail {
+
+bool poll_leaf(LeafBase& leaf, Context& cx) {
+  if (!leaf.cooperative()) return leaf.poll(cx);
+  return coop::detail::poll_cooperatively(leaf, cx);
+}
+
+}  // namespace rt::detail

@@ -1,0 +1,123 @@
+// Chapter 08: a task whose resources are always ready no longer keeps its
+// thread to itself; the slot's tasks share the budget of the task that
+// woke them; a unit spent on an operation that ends up pending comes back.
+#include <atomic>
+#include <cstddef>
+
+#include "flavours.hpp"
+#include "graded.hpp"
+#include "rt/rt.hpp"
+
+namespace {
+
+rt::Task<> consume(std::size_t units) {
+  for (std::size_t i = 0; i < units; ++i) co_await rt::coop::consume_budget();
+}
+
+// Units the calling task can still spend before it yields (it then yields).
+rt::Task<std::size_t> units_left() {
+  std::size_t spent = 0;
+  while (rt::coop::has_budget_remaining()) {
+    co_await rt::coop::consume_budget();
+    ++spent;
+  }
+  co_return spent;
+}
+
+rt::Runtime one_worker() { return rt::Builder::new_multi_thread().worker_threads(1).build(); }
+
+}  // namespace
+
+TEST_CASE("a task looping on an always ready channel lets another task run on either flavour" * POINTS(2)) {
+  auto body = [](rt::Runtime& runtime) {
+    std::atomic<bool> stop{false};
+    std::atomic<long> round_trips{0};
+    std::atomic<long> seen{-1};
+    runtime.block_on([&]() -> rt::Task<> {
+      auto busy = rt::spawn([&]() -> rt::Task<> {
+        auto [tx, rx] = rt::mpsc::channel<int>(1);
+        // Its own channel: every send and every receive is ready at once.
+        while (!stop.load()) {
+          co_await tx.send(1);
+          co_await rx.recv();
+          round_trips.fetch_add(1);
+        }
+      });
+      auto other = rt::spawn([&]() -> rt::Task<> {
+        seen = round_trips.load();
+        stop = true;
+        co_return;
+      });
+      co_await other;
+      co_await busy;
+    }());
+    CHECK(seen.load() == 64);  // 128 units, two per round trip
+  };
+  rt_test::on_current_thread(body);
+  INFO("on a multi-thread runtime with 1 worker");
+  rt::Runtime runtime = one_worker();
+  body(runtime);
+}
+
+TEST_CASE("the tasks run from the slot spend the budget of the task that woke them" * POINTS(2)) {
+  rt::Runtime runtime = one_worker();
+  std::atomic<std::size_t> left{0};
+  rt::Notify measured;
+  runtime.block_on([&]() -> rt::Task<> {
+    co_await rt::spawn([&]() -> rt::Task<> {
+      co_await consume(100);
+      // Into the slot: it runs right after this poll, on what is left.
+      (void)rt::spawn([&]() -> rt::Task<> {
+        left = co_await units_left();
+        measured.notify_one();
+      });
+      co_return;
+    });
+    co_await measured.notified();
+  }());
+  CHECK(left.load() == 28);
+}
+
+TEST_CASE("a task in the slot when the budget is spent waits its turn in the ring" * POINTS(1)) {
+  rt::Runtime runtime = one_worker();
+  std::atomic<std::size_t> progress{0};
+  std::atomic<std::size_t> seen{0};
+  runtime.block_on([&]() -> rt::Task<> {
+    auto parent = rt::spawn([&]() -> rt::Task<> {
+      auto late = rt::spawn([&]() -> rt::Task<> {  // into the slot
+        seen = progress.load();
+        co_return;
+      });
+      for (int i = 0; i < 200; ++i) {  // yields after 128
+        co_await rt::coop::consume_budget();
+        progress.fetch_add(1);
+      }
+      co_await late;
+    });
+    co_await parent;
+  }());
+  // The parent yielded with nothing left for the slot: the task there went
+  // to the ring, behind the parent, which then finished its 200.
+  CHECK(seen.load() == 200);
+}
+
+TEST_CASE("a unit spent on an operation that ends up pending is given back" * POINTS(2)) {
+  rt::Runtime runtime = one_worker();
+  std::atomic<std::size_t> left{0};
+  auto [tx, rx] = rt::mpsc::channel<int>(1);
+  rt::Notify measured;
+  runtime.block_on([&, &tx = tx, &rx = rx]() -> rt::Task<> {
+    auto waiting = rt::spawn([&]() -> rt::Task<> {
+      co_await consume(100);
+      (void)rt::spawn([&]() -> rt::Task<> {
+        left = co_await units_left();
+        measured.notify_one();
+      });
+      co_await rx.recv();  // empty: pending, and its unit comes back
+    });
+    co_await measured.notified();
+    REQUIRE(tx.try_send(1).ok());
+    co_await waiting;
+  }());
+  CHECK(left.load() == 28);
+}
