@@ -49,30 +49,48 @@ rt::Task<> play(long round_trips) {
   });
 }
 
-struct Cell {
+struct Run {
   double ms;
-  double steals;  // tasks stolen per run: how often the pair moved
+  double steals;  // tasks stolen: how often the pair moved
 };
 
-Cell measure(std::size_t workers, bool lifo, int rounds, long round_trips) {
-  std::vector<double> ms, steals;
-  for (int round = 0; round <= rounds; ++round) {  // round 0 warms up
-    rt::Builder builder = rt::Builder::new_multi_thread();
-    builder.worker_threads(workers);
-    if (!lifo) builder.disable_lifo_slot();
-    rt::Runtime runtime = builder.build();
-    auto start = Clock::now();
-    runtime.block_on(play(round_trips));
-    double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    std::uint64_t stolen = 0;
-    for (std::size_t w = 0; w < workers; ++w) stolen += runtime.metrics().worker_steal_count(w);
+Run run_once(std::size_t workers, bool lifo, long round_trips) {
+  rt::Builder builder = rt::Builder::new_multi_thread();
+  builder.worker_threads(workers);
+  if (!lifo) builder.disable_lifo_slot();
+  rt::Runtime runtime = builder.build();
+  auto start = Clock::now();
+  runtime.block_on(play(round_trips));
+  double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  std::uint64_t stolen = 0;
+  for (std::size_t w = 0; w < workers; ++w) stolen += runtime.metrics().worker_steal_count(w);
+  return {elapsed, static_cast<double>(stolen)};
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+struct Cells {
+  Run on;
+  Run off;
+};
+
+// Rounds alternate, slot on then off, so that the machine's noise hits
+// both alike; round 0 warms up.
+Cells measure(std::size_t workers, int rounds, long round_trips) {
+  std::vector<double> on_ms, on_steals, off_ms, off_steals;
+  for (int round = 0; round <= rounds; ++round) {
+    Run on = run_once(workers, true, round_trips);
+    Run off = run_once(workers, false, round_trips);
     if (round == 0) continue;
-    ms.push_back(elapsed);
-    steals.push_back(static_cast<double>(stolen));
+    on_ms.push_back(on.ms);
+    on_steals.push_back(on.steals);
+    off_ms.push_back(off.ms);
+    off_steals.push_back(off.steals);
   }
-  std::sort(ms.begin(), ms.end());
-  std::sort(steals.begin(), steals.end());
-  return {ms[ms.size() / 2], steals[steals.size() / 2]};
+  return {{median(on_ms), median(on_steals)}, {median(off_ms), median(off_steals)}};
 }
 
 }  // namespace
@@ -90,10 +108,9 @@ int main(int argc, char** argv) {
   fmt::print("{:>8} {:>14} {:>14} {:>10} {:>14} {:>14}\n", "workers", "slot on, ms", "slot off, ms",
              "off / on", "stolen (on)", "stolen (off)");
   for (std::size_t workers : {1, 2, 4}) {
-    Cell on = measure(workers, true, rounds, round_trips);
-    Cell off = measure(workers, false, rounds, round_trips);
-    fmt::print("{:>8} {:>14.1f} {:>14.1f} {:>10.2f} {:>14.0f} {:>14.0f}\n", workers, on.ms, off.ms,
-               off.ms / on.ms, on.steals, off.steals);
+    Cells c = measure(workers, rounds, round_trips);
+    fmt::print("{:>8} {:>14.1f} {:>14.1f} {:>10.2f} {:>14.0f} {:>14.0f}\n", workers, c.on.ms, c.off.ms,
+               c.off.ms / c.on.ms, c.on.steals, c.off.steals);
   }
   return 0;
 }

@@ -47,27 +47,39 @@ std::optional<RestoreOnPending> poll_proceed(Context& cx) {
 }
 
 RestoreOnPending::~RestoreOnPending() {
-  //@ exercise coop restore
   //@ mutant coop restore_never: keeps the unit spent on an operation that ended up pending
   if (!made_progress_ && before_) budget = before_;
   //@ instead
-  //@ end
-  //@ starter
-  // TODO: unless the resource made progress (made_progress_), give the
-  // unit back: the budget becomes what it was before (before_), if a
-  // budget applied at all.
-  throw Todo("@NN@ restore (@FILE@)");
   //@ end
 }
 //@ listing-end poll_proceed
 
 //@ listing poll_cooperatively
 bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx) {
+  //@ exercise coop cooperative
   std::optional<RestoreOnPending> restore = poll_proceed(cx);
   if (!restore) return false;  // the budget is gone: yield
   bool ready = leaf.poll(cx);
+  //@ mutant coop cooperative_keeps_every_unit: keeps the unit even when the resource was not ready
   if (ready) restore->made_progress();
+  //@ instead
+  restore->made_progress();
+  //@ end
   return ready;
+  //@ starter
+  // TODO: poll the runtime resource `leaf` (leaf.poll(cx)) through the
+  // budget, and return whether it is ready:
+  //  - first spend a unit (poll_proceed); with none left, report "not
+  //    ready" without polling it at all;
+  //  - the unit is kept only if the resource was ready: the
+  //    RestoreOnPending gives it back when it goes away, unless told that
+  //    progress was made (made_progress()).
+  // Hint: a task that waits on an empty channel has done no work: should
+  // that wait cost it a unit?
+  (void)leaf;
+  (void)cx;
+  throw Todo("@NN@ cooperative (@FILE@)");
+  //@ end
 }
 //@ listing-end poll_cooperatively
 
@@ -103,9 +115,11 @@ bool ConsumeBudget::poll(Context& cx) {
 
 namespace rt::detail {
 
+//@ listing poll_leaf
 bool poll_leaf(LeafBase& leaf, Context& cx) {
   if (!leaf.cooperative()) return leaf.poll(cx);
   return coop::detail::poll_cooperatively(leaf, cx);
 }
+//@ listing-end poll_leaf
 
 }  // namespace rt::detail

@@ -13,8 +13,5 @@ std::optional<RestoreOnPending> poll_proceed(Context& cx) {
 }
 
 RestoreOnPending::~RestoreOnPending() {
-  // TODO: unless the resource made progress (made_progress_), give the
-  // unit back: the budget becomes what it was before (before_), if a
-  // budget applied at all.
-  throw Todo("08 restore (rt/task/coop.cpp)");
+  if (!made_progress_ && before_) budget = before_;
 }
