@@ -1,6 +1,8 @@
 // Chapter 06: the searching workers: at most about half the workers
 // search at once, and the last searcher to find work, or to give up, says
 // so, so that somebody takes up the search or looks once more.
+#include <thread>
+
 #include "graded.hpp"
 #include "rt/rt.hpp"
 #include "rt/scheduler/multi_thread/idle.hpp"
@@ -47,4 +49,15 @@ TEST_CASE("new work wakes a sleeper only when nobody searches" * POINTS(1)) {
   CHECK(idle.worker_to_notify() == std::optional<std::size_t>(0));
   CHECK(idle.num_searching() == 1);  // woken to search
   CHECK_FALSE(idle.is_parked(0));
+}
+
+TEST_CASE("a runtime whose workers all sleep runs a task spawned from outside and sleeps again" * POINTS(1)) {
+  rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(4).build();
+  for (int round = 0; round < 20; ++round) {
+    // Every worker listed asleep, and nobody searching.
+    while (runtime.metrics().num_idle_workers() < 4) std::this_thread::yield();
+    CHECK(runtime.metrics().num_searching_workers() == 0);
+    auto handle = runtime.handle().spawn([]() -> rt::Task<int> { co_return 42; }());
+    CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);
+  }
 }
