@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "rt/rt.hpp"
+#include "workloads.hpp"
 
 namespace {
 
@@ -60,42 +61,11 @@ void e1() {
   fmt::print("    with RT_WORKER_THREADS=3 it has {}\n\n", overridden);
 }
 
-// --------------------------------------------------------------- workloads
+// Spawns from block_on's future, as Tokio's spawn_many_local does.
+rt::Task<> spawn_many_local(int tasks) { return experiment::spawn_then_wait(tasks); }
 
-rt::Task<> count_down(std::atomic<int>& left, rt::Notify& done) {
-  // acq_rel: the last task sees every other task's decrement.
-  if (left.fetch_sub(1, std::memory_order_acq_rel) == 1) done.notify_one();
-  co_return;
-}
-
-rt::Task<> spawn_many_local(int tasks) {
-  std::atomic<int> left{tasks};
-  rt::Notify done;
-  for (int i = 0; i < tasks; ++i) (void)rt::spawn(count_down(left, done));  // detached
-  co_await done.notified();
-}
-
-rt::Task<> nothing() { co_return; }
-
-void spawn_many_remote_idle(rt::Runtime& runtime, int tasks) {
-  std::vector<rt::JoinHandle<void>> handles;
-  handles.reserve(tasks);
-  rt::Handle handle = runtime.handle();
-  for (int i = 0; i < tasks; ++i) handles.push_back(handle.spawn(nothing()));
-  runtime.block_on([](std::vector<rt::JoinHandle<void>>& all) -> rt::Task<> {
-    for (auto& joined : all) co_await joined;
-  }(handles));
-}
-
-rt::Task<> yield_times(int times) {
-  for (int i = 0; i < times; ++i) co_await rt::yield_now();
-}
-
-rt::Task<> yield_many(int tasks, int yields) {
-  std::vector<rt::JoinHandle<void>> handles;
-  for (int i = 0; i < tasks; ++i) handles.push_back(rt::spawn(yield_times(yields)));
-  for (auto& joined : handles) co_await joined;
-}
+using experiment::spawn_many_remote_idle;
+using experiment::yield_many;
 
 struct Flavour {
   std::string name;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "rt/rt.hpp"
+#include "workloads.hpp"
 
 #if __has_include("rt/scheduler/multi_thread/queue.hpp")
 #define HAS_LOCAL_QUEUES 1
@@ -35,44 +36,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-rt::Task<> count_down(std::atomic<int>& left, rt::Notify& done) {
-  // acq_rel: the last task sees every other task's decrement.
-  if (left.fetch_sub(1, std::memory_order_acq_rel) == 1) done.notify_one();
-  co_return;
-}
-
 // Spawns from inside a task: on a worker, where chapter 05 uses its ring.
 rt::Task<> spawn_many_local(int tasks) {
-  std::atomic<int> left{tasks};
-  rt::Notify done;
-  co_await rt::spawn([&left, &done, tasks]() -> rt::Task<> {
-    for (int i = 0; i < tasks; ++i) (void)rt::spawn(count_down(left, done));  // detached
-    co_return;
-  });
-  co_await done.notified();
+  co_await rt::spawn([tasks]() -> rt::Task<> { co_await experiment::spawn_then_wait(tasks); });
 }
 
-rt::Task<> nothing() { co_return; }
-
-void spawn_many_remote_idle(rt::Runtime& runtime, int tasks) {
-  std::vector<rt::JoinHandle<void>> handles;
-  handles.reserve(tasks);
-  rt::Handle handle = runtime.handle();
-  for (int i = 0; i < tasks; ++i) handles.push_back(handle.spawn(nothing()));
-  runtime.block_on([](std::vector<rt::JoinHandle<void>>& all) -> rt::Task<> {
-    for (auto& joined : all) co_await joined;
-  }(handles));
-}
-
-rt::Task<> yield_times(int times) {
-  for (int i = 0; i < times; ++i) co_await rt::yield_now();
-}
-
-rt::Task<> yield_many(int tasks, int yields) {
-  std::vector<rt::JoinHandle<void>> handles;
-  for (int i = 0; i < tasks; ++i) handles.push_back(rt::spawn(yield_times(yields)));
-  for (auto& joined : handles) co_await joined;
-}
+using experiment::spawn_many_remote_idle;
+using experiment::yield_many;
 
 struct Counts {
   double ms = 0;

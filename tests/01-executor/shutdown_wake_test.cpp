@@ -21,23 +21,10 @@
 
 #include "flavours.hpp"
 #include "graded.hpp"
+#include "keep_waker.hpp"
 #include "rt/rt.hpp"
 
 namespace {
-
-// Ready at once, leaving a clone of its waker in `slot`.
-class KeepWaker : public rt::Leaf<KeepWaker> {
- public:
-  explicit KeepWaker(rt::Waker& slot) : slot_(slot) {}
-  bool poll(rt::Context& cx) override {
-    slot_ = cx.waker();
-    return true;
-  }
-  void await_resume() const noexcept {}
-
- private:
-  rt::Waker& slot_;
-};
 
 // The handshake between the waking thread and the test's thread.
 struct Door {

@@ -7,24 +7,11 @@
 
 #include "flavours.hpp"
 #include "graded.hpp"
+#include "keep_waker.hpp"
 #include "rt/rt.hpp"
 #include "rt/task/header.hpp"
 
 namespace {
-
-// Ready at once, leaving a clone of its waker in `slot`.
-class KeepWaker : public rt::Leaf<KeepWaker> {
- public:
-  explicit KeepWaker(rt::Waker& slot) : slot_(slot) {}
-  bool poll(rt::Context& cx) override {
-    slot_ = cx.waker();
-    return true;
-  }
-  void await_resume() const noexcept {}
-
- private:
-  rt::Waker& slot_;
-};
 
 rt::Task<int> keep_waker(rt::Waker& slot) {
   co_await KeepWaker(slot);

@@ -18,20 +18,6 @@ using rt::detail::Pushed;
 
 namespace {
 
-// The numbers of the tasks popped from `ring` until it is empty.
-template <std::uint32_t N>
-std::vector<std::size_t> drain(LocalQueue<N>& ring, const FakeTasks& tasks) {
-  std::vector<std::size_t> ids;
-  while (Header* task = ring.pop()) ids.push_back(tasks.id(task));
-  return ids;
-}
-
-std::vector<std::size_t> drain(Inject& inject, const FakeTasks& tasks) {
-  std::vector<std::size_t> ids;
-  while (Header* task = inject.pop()) ids.push_back(tasks.id(task));
-  return ids;
-}
-
 std::vector<std::size_t> range(std::size_t from, std::size_t to) {
   std::vector<std::size_t> ids;
   for (std::size_t i = from; i < to; ++i) ids.push_back(i);
@@ -52,7 +38,7 @@ TEST_CASE("a worker's ring hands its tasks back oldest first" * POINTS(2)) {
   for (std::size_t i = 5; i < 10; ++i) CHECK(ring.push_back_or_overflow(tasks[i], inject) == Pushed::local);
   CHECK(ring.len() == 8);
   CHECK(ring.remaining_slots() == 0);
-  CHECK(drain(ring, tasks) == range(2, 10));
+  CHECK(tasks.drain(ring) == range(2, 10));
   CHECK(ring.is_empty());
   CHECK(inject.is_empty());
 }
@@ -70,9 +56,9 @@ TEST_CASE("a full ring of 256 moves its newer half and the new task (129 in all)
   CHECK(ring.push_back_or_overflow(tasks[257], inject) == Pushed::local);
   std::vector<std::size_t> kept = range(0, 128);
   kept.push_back(257);
-  CHECK(drain(ring, tasks) == kept);
+  CHECK(tasks.drain(ring) == kept);
   // The global queue has the newer half, oldest first, then the new task.
-  CHECK(drain(inject, tasks) == range(128, 257));
+  CHECK(tasks.drain(inject) == range(128, 257));
 }
 
 TEST_CASE("a ring's indices wrap around at 2^32" * POINTS(1)) {
@@ -84,10 +70,10 @@ TEST_CASE("a ring's indices wrap around at 2^32" * POINTS(1)) {
   CHECK(ring.len() == 8);
   CHECK(ring.push_back_or_overflow(tasks[8], inject) == Pushed::overflow);
   CHECK(ring.len() == 4);
-  CHECK(drain(inject, tasks) == range(4, 9));
+  CHECK(tasks.drain(inject) == range(4, 9));
   for (std::size_t i = 9; i < 13; ++i) CHECK(ring.push_back_or_overflow(tasks[i], inject) == Pushed::local);
   std::vector<std::size_t> expected = range(0, 4);
   for (std::size_t i = 9; i < 13; ++i) expected.push_back(i);
-  CHECK(drain(ring, tasks) == expected);
+  CHECK(tasks.drain(ring) == expected);
   CHECK(ring.is_empty());
 }

@@ -21,13 +21,6 @@ using rt::detail::Pushed;
 
 namespace {
 
-template <std::uint32_t N>
-std::vector<std::size_t> drain(LocalQueue<N>& ring, const FakeTasks& tasks) {
-  std::vector<std::size_t> ids;
-  while (Header* task = ring.pop()) ids.push_back(tasks.id(task));
-  return ids;
-}
-
 // Pauses the first stealer that reaches the hook until released.
 struct Pause {
   std::latch reached{1};
@@ -58,12 +51,12 @@ TEST_CASE("a steal takes half of a ring rounded up and hands one task to run now
   // 5 queued: 3 taken. The last of them runs now, the others wait in order.
   CHECK(tasks.id(victim.steal_into(thief, stolen)) == 2);
   CHECK(stolen == 3);
-  CHECK(drain(thief, tasks) == std::vector<std::size_t>{0, 1});
+  CHECK(tasks.drain(thief) == std::vector<std::size_t>{0, 1});
   // 2 left: 1 taken, nothing left over for the thief's ring.
   CHECK(tasks.id(victim.steal_into(thief, stolen)) == 3);
   CHECK(stolen == 1);
   CHECK(thief.is_empty());
-  CHECK(drain(victim, tasks) == std::vector<std::size_t>{4});
+  CHECK(tasks.drain(victim) == std::vector<std::size_t>{4});
   // Nothing left: nothing stolen.
   CHECK(victim.steal_into(thief, stolen) == nullptr);
   CHECK(stolen == 0);
@@ -108,8 +101,8 @@ TEST_CASE("while a steal is in progress others back off and the owner keeps clea
   stealer.join();
   CHECK(stolen == 4);
   CHECK(tasks.id(taken) == 3);
-  CHECK(drain(thief, tasks) == std::vector<std::size_t>{0, 1, 2});
-  CHECK(drain(victim, tasks) == std::vector<std::size_t>{5, 6, 7});  // nothing popped twice
+  CHECK(tasks.drain(thief) == std::vector<std::size_t>{0, 1, 2});
+  CHECK(tasks.drain(victim) == std::vector<std::size_t>{5, 6, 7});  // nothing popped twice
   CHECK(inject.len() == 1);
   CHECK(tasks.id(inject.pop()) == 8);
 }

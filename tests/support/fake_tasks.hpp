@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <vector>
 
 #include "rt/rt.hpp"
 
@@ -25,6 +26,15 @@ class FakeTasks {
     return headers_.size();
   }
   std::size_t size() const { return headers_.size(); }
+
+  // The numbers of the tasks popped from `queue` (a ring, the global
+  // queue) until it is empty, in the order they came out.
+  template <class Queue>
+  std::vector<std::size_t> drain(Queue& queue) const {
+    std::vector<std::size_t> ids;
+    while (rt::detail::Header* task = queue.pop()) ids.push_back(id(task));
+    return ids;
+  }
 
  private:
   static rt::Task<> nothing() { co_return; }

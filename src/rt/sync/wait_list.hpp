@@ -114,19 +114,12 @@ class WakeList {
   //@ mutant sync wake_list_drops_overflow: never says it is full, and drops the wakers that do not fit: only the first batch is woken
   bool can_push() const { return count_ < kCapacity; }
   void push(Waker waker) { wakers_[count_++] = std::move(waker); }  // requires can_push()
-  void wake_all() {
-    for (std::size_t i = 0; i < count_; ++i) wakers_[i].wake();
-    count_ = 0;
-  }
-
- private:
-  std::array<Waker, kCapacity> wakers_;
-  std::size_t count_ = 0;
   //@ instead
   bool can_push() const { return true; }
   void push(Waker waker) {
     if (count_ < kCapacity) wakers_[count_++] = std::move(waker);
   }
+  //@ end
   void wake_all() {
     for (std::size_t i = 0; i < count_; ++i) wakers_[i].wake();
     count_ = 0;
@@ -135,7 +128,6 @@ class WakeList {
  private:
   std::array<Waker, kCapacity> wakers_;
   std::size_t count_ = 0;
-  //@ end
   //@ instead
   bool can_push() const { return true; }
   void push(Waker waker) { wakers_.push_back(std::move(waker)); }
