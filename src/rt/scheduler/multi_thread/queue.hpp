@@ -267,8 +267,8 @@ Header* LocalQueue<Capacity>::pop() {
   //@ end
 }
 //@ listing-end pop
-
 //@ chapters stealing..
+
 //@ listing steal
 template <std::uint32_t Capacity>
 Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {

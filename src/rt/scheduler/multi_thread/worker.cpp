@@ -119,8 +119,8 @@ void MultiThread::unpark(std::size_t index) {
   workers_[index].parker.unpark();
 }
 //@ listing-end schedule
-
 //@ chapters local-queues..
+
 std::optional<std::size_t> MultiThread::current_worker() const {
   if (current_worker_here.scheduler != this) return std::nullopt;
   return current_worker_here.index;
@@ -269,8 +269,8 @@ void MultiThread::run(std::size_t index) {
 //@ end
 }
 //@ listing-end run
-
 //@ chapters local-queues..
+
 //@ listing next_task
 Header* MultiThread::next_task(std::size_t index) {
   Worker& worker = workers_[index];
@@ -421,9 +421,9 @@ void MultiThread::tune_global_queue_interval(Worker& worker) {
   // Small changes are noise: keep the interval steady.
   if ((next > now ? next - now : now - next) > 2) worker.global_queue_interval = next;
 }
-
 //@ end
 //@ chapters stealing..
+
 //@ listing steal_work
 Header* MultiThread::steal_work(std::size_t index) {
   Worker& worker = workers_[index];
@@ -491,7 +491,6 @@ void MultiThread::notify_if_work_pending() {
   }
   if (!inject_.is_empty()) notify_parked();
 }
-
 //@ end
 
 //@ listing park
@@ -578,8 +577,8 @@ bool MultiThread::has_own_tasks(const Worker& worker) const {
 }
 //@ end
 //@ listing-end park
-
 //@ chapters threads..local-queues
+
 bool MultiThread::work_pending(std::size_t index) const {
 //@ end
 //@ chapters local-queues
@@ -592,7 +591,6 @@ bool MultiThread::work_pending(std::size_t index) const {
 //@ chapters threads..local-queues
   return !inject_.is_empty() || inject_.is_closed();
 }
-
 //@ end
 
 //@ listing block_on_multi_thread

@@ -57,7 +57,6 @@ void MultiThread::unpark(std::size_t index) {
   workers_[index].parker.unpark();
 }
 
-
 void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
@@ -72,7 +71,6 @@ void MultiThread::run(std::size_t index) {
     park(index);
   }
 }
-
 
 void MultiThread::park(std::size_t index) {
   // TODO: put worker `index` to sleep until there may be work, without
@@ -93,7 +91,6 @@ bool MultiThread::work_pending(std::size_t index) const {
   (void)index;
   return !inject_.is_empty() || inject_.is_closed();
 }
-
 
 void MultiThread::block_on(Poller& root) {
   // The caller's thread only polls its own future; the workers run tasks.

@@ -149,5 +149,4 @@ Header* LocalQueue<Capacity>::pop() {
   throw Todo("05 pop (rt/scheduler/multi_thread/queue.hpp)");
 }
 
-
 }  // namespace rt::detail

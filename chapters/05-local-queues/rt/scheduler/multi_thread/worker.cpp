@@ -199,7 +199,6 @@ void MultiThread::tune_global_queue_interval(Worker& worker) {
   if ((next > now ? next - now : now - next) > 2) worker.global_queue_interval = next;
 }
 
-
 void MultiThread::park(std::size_t index) {
   idle_.transition_worker_to_parked(index);
   // Listed first, looked again second: a task queued before the listing
@@ -219,7 +218,6 @@ bool MultiThread::work_pending(std::size_t index) const {
   if (!workers_[index].run_queue.is_empty()) return true;
   return !inject_.is_empty() || inject_.is_closed();
 }
-
 
 void MultiThread::block_on(Poller& root) {
   // The caller's thread only polls its own future; the workers run tasks.

@@ -173,5 +173,4 @@ Header* LocalQueue<Capacity>::pop() {
   }
 }
 
-
 }  // namespace rt::detail

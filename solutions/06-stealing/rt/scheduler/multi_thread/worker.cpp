@@ -266,7 +266,6 @@ void MultiThread::notify_if_work_pending() {
   if (!inject_.is_empty()) notify_parked();
 }
 
-
 void MultiThread::park(std::size_t index) {
   Worker& worker = workers_[index];
   if (has_own_tasks(worker)) return;  // queued by its own thread meanwhile
@@ -286,7 +285,6 @@ void MultiThread::park(std::size_t index) {
 bool MultiThread::has_own_tasks(const Worker& worker) const {
   return !worker.run_queue.is_empty();
 }
-
 
 void MultiThread::block_on(Poller& root) {
   // The caller's thread only polls its own future; the workers run tasks.
