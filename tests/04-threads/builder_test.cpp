@@ -1,6 +1,7 @@
 // Chapter 04: the Builder, and how many workers a runtime gets (E1).
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <latch>
 #include <stdexcept>
@@ -15,16 +16,23 @@
 namespace {
 
 // Completes only once `count` tasks are running at the same time, each
-// blocking its worker thread: proof of `count` worker threads.
+// blocking its worker thread: proof of `count` worker threads. Each task is
+// spawned once the one before runs, so that an idle worker takes it (a
+// worker that took two at once, with no stealing yet, would hold both).
 void require_parallel_workers(rt::Runtime& runtime, std::ptrdiff_t count) {
   std::latch all_running(count);
+  std::atomic<std::ptrdiff_t> started{0};
   runtime.block_on([&]() -> rt::Task<> {
     std::vector<rt::JoinHandle<void>> handles;
     for (std::ptrdiff_t i = 0; i < count; ++i) {
-      handles.push_back(rt::spawn([&all_running]() -> rt::Task<> {
+      handles.push_back(rt::spawn([&all_running, &started]() -> rt::Task<> {
+        started.fetch_add(1);
+        started.notify_all();
         all_running.arrive_and_wait();
         co_return;
       }));
+      // This thread is not a worker: waiting here holds no task up.
+      for (std::ptrdiff_t now = started.load(); now <= i; now = started.load()) started.wait(now);
     }
     for (auto& handle : handles) co_await handle;
   }());

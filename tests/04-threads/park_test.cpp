@@ -78,13 +78,17 @@ TEST_CASE("a busy worker is never the one woken for new work" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(2).build();
   for (int round = 0; round < 5; ++round) {
     ch04::wait_until_idle(runtime, 2);
+    std::latch first_running(1);
     std::latch second_ran(1);
-    // The first task holds its worker until the second has run: the second
-    // needs the other worker, woken while the first is busy.
-    auto first = runtime.handle().spawn([&second_ran]() -> rt::Task<> {
+    // The first task holds its worker until the second has run: the second,
+    // spawned once the first runs, needs the other worker, woken while the
+    // first is busy.
+    auto first = runtime.handle().spawn([&first_running, &second_ran]() -> rt::Task<> {
+      first_running.count_down();
       second_ran.wait();
       co_return;
     });
+    first_running.wait();
     auto second = runtime.handle().spawn([&second_ran]() -> rt::Task<> {
       second_ran.count_down();
       co_return;

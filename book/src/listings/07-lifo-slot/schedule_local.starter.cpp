@@ -13,6 +13,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
   // Hint: a task that yields asked to let the others run: what would the
   // slot do to that promise?
   (void)worker;
+  (void)task;
   (void)is_yield;
   throw Todo("07 lifo_schedule (rt/scheduler/multi_thread/worker.cpp)");
 }
