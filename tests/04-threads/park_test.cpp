@@ -9,8 +9,8 @@
 #include "flavours.hpp"
 #include "gate.hpp"
 #include "graded.hpp"
+#include "parking.hpp"
 #include "rt/rt.hpp"
-#include "rt/scheduler/multi_thread/idle.hpp"  // the test hook
 #include "workers.hpp"
 
 namespace {
@@ -31,12 +31,6 @@ void spawn_as_worker_parks(std::size_t) {
   if (state && state->armed.exchange(false)) state->spawned.set_value(state->handle->spawn(answer()));
 }
 
-// Installs the hook for one test, and always removes it.
-struct Hook {
-  explicit Hook(void (*hook)(std::size_t)) { rt::detail::before_worker_parks.store(hook); }
-  ~Hook() { rt::detail::before_worker_parks.store(nullptr); }
-};
-
 }  // namespace
 
 TEST_CASE("a task queued just as the only worker goes to sleep is not lost" * POINTS(2)) {
@@ -44,8 +38,8 @@ TEST_CASE("a task queued just as the only worker goes to sleep is not lost" * PO
   Interleaving state;
   state.handle = runtime.handle();
   interleaving = &state;
-  Hook hook(&spawn_as_worker_parks);
-  ch04::wait_until_idle(runtime, 1);
+  rt_test::ParkHook hook(&spawn_as_worker_parks);
+  rt_test::wait_until_idle(runtime.metrics(), 1);
   // Wake the worker with a task; when it has run it and finds no more
   // work, the hook queues one more, before the worker is listed asleep.
   state.armed = true;
@@ -60,11 +54,11 @@ TEST_CASE("a task queued just as the only worker goes to sleep is not lost" * PO
 TEST_CASE("a task spawned from outside wakes one sleeping worker and not all of them" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(4).build();
   for (int round = 0; round < 5; ++round) {
-    ch04::wait_until_idle(runtime, 4);
+    rt_test::wait_until_idle(runtime.metrics(), 4);
     std::uint64_t before = ch04::total_unparks(runtime);
     rt::JoinHandle<int> handle = runtime.handle().spawn(answer());
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);
-    ch04::wait_until_idle(runtime, 4);
+    rt_test::wait_until_idle(runtime.metrics(), 4);
     // One for the task. From chapter 06 on, the worker that finds it was
     // searching, and the last searcher to find work wakes one more to
     // search on, as Tokio's does: two, and never four.
@@ -77,7 +71,7 @@ TEST_CASE("a task spawned from outside wakes one sleeping worker and not all of 
 TEST_CASE("a busy worker is never the one woken for new work" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(2).build();
   for (int round = 0; round < 5; ++round) {
-    ch04::wait_until_idle(runtime, 2);
+    rt_test::wait_until_idle(runtime.metrics(), 2);
     std::latch first_running(1);
     std::latch second_ran(1);
     // The first task holds its worker until the second has run: the second,
@@ -109,7 +103,7 @@ TEST_CASE("wake-ups from outside reach tasks while every worker sleeps" * POINTS
       co_return 1;
     });
     gate.wait_until_polled();
-    ch04::wait_until_idle(runtime, 2);
+    rt_test::wait_until_idle(runtime.metrics(), 2);
     gate.open();  // from this thread, which is not a worker
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 1);
   }

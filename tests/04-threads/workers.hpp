@@ -1,5 +1,5 @@
-// Helpers for chapter 04's tests: waiting for workers to be asleep, and
-// counting destructions and the threads they ran on.
+// Helpers for chapter 04's tests: counting wake-ups, and counting
+// destructions and the threads they ran on.
 #pragma once
 
 #include <atomic>
@@ -12,13 +12,6 @@
 #include "rt/rt.hpp"
 
 namespace ch04 {
-
-// Blocks until `workers` workers of `runtime` are listed as asleep. Not a
-// sleep: it spins, yielding, on the runtime's own count (the grader's
-// timeout bounds it).
-inline void wait_until_idle(const rt::Runtime& runtime, std::size_t workers) {
-  while (runtime.metrics().num_idle_workers() < workers) std::this_thread::yield();
-}
 
 inline std::uint64_t total_unparks(const rt::Runtime& runtime) {
   std::uint64_t sum = 0;

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "graded.hpp"
+#include "parking.hpp"
 #include "rt/rt.hpp"
 #include "rt/scheduler/multi_thread/idle.hpp"
 
@@ -55,7 +56,7 @@ TEST_CASE("a runtime whose workers all sleep runs a task spawned from outside an
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(4).build();
   for (int round = 0; round < 20; ++round) {
     // Every worker listed asleep, and nobody searching.
-    while (runtime.metrics().num_idle_workers() < 4) std::this_thread::yield();
+    rt_test::wait_until_idle(runtime.metrics(), 4);
     CHECK(runtime.metrics().num_searching_workers() == 0);
     auto handle = runtime.handle().spawn([]() -> rt::Task<int> { co_return 42; }());
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "graded.hpp"
+#include "parking.hpp"
 #include "rt/rt.hpp"
-#include "rt/scheduler/multi_thread/idle.hpp"  // the test hook
 
 namespace {
 
@@ -91,19 +91,14 @@ void queue_a_child_as_the_searcher_parks(std::size_t) {
   state->child_queued.wait();
 }
 
-struct Hook {
-  Hook() { rt::detail::before_worker_parks.store(&queue_a_child_as_the_searcher_parks); }
-  ~Hook() { rt::detail::before_worker_parks.store(nullptr); }
-};
-
 }  // namespace
 
 TEST_CASE("the last searcher to park finds a task queued while it searched" * POINTS(2)) {
   rt::Runtime runtime = without_lifo_slot(2);
-  while (runtime.metrics().num_idle_workers() < 2) std::this_thread::yield();
+  rt_test::wait_until_idle(runtime.metrics(), 2);
   Interleaving state;
   interleaving = &state;
-  Hook hook;
+  rt_test::ParkHook hook(&queue_a_child_as_the_searcher_parks);
   state.armed = true;
   std::atomic<int> ran{0};
   // The parent wakes one worker, which wakes the other to search on; that

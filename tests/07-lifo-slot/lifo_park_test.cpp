@@ -7,15 +7,10 @@
 #include <thread>
 
 #include "graded.hpp"
+#include "parking.hpp"
 #include "rt/rt.hpp"
-#include "rt/scheduler/multi_thread/idle.hpp"  // the test hook
 
 namespace {
-
-struct Hook {
-  explicit Hook(void (*hook)(std::size_t)) { rt::detail::before_worker_parks.store(hook); }
-  ~Hook() { rt::detail::before_worker_parks.store(nullptr); }
-};
 
 // The next test's interleaving.
 struct NeverStolen {
@@ -43,13 +38,13 @@ TEST_CASE("no other worker steals the task in a worker's slot" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(2).build();
   NeverStolen state;
   never_stolen = &state;
-  Hook hook(&other_worker_parks);
+  rt_test::ParkHook hook(&other_worker_parks);
   runtime.block_on([&]() -> rt::Task<> {
     co_await rt::spawn([&]() -> rt::Task<> {
       state.parent_thread = std::this_thread::get_id();
       // The other worker has gone to sleep: only a wake-up brings it back
       // to steal D.
-      while (rt::Handle::current().metrics().num_idle_workers() < 1) std::this_thread::yield();
+      rt_test::wait_until_idle(rt::Handle::current().metrics(), 1);
       (void)rt::spawn([&]() -> rt::Task<> {  // D: pushed out of the slot by C
         state.d_thread = std::this_thread::get_id();
         state.d_ran = true;
@@ -98,8 +93,8 @@ TEST_CASE("a worker never sleeps with a task in its slot" * POINTS(1)) {
   AsItSleeps state;
   state.handle = runtime.handle();
   as_it_sleeps = &state;
-  Hook hook(&spawn_into_the_slot);
-  while (runtime.metrics().num_idle_workers() < 1) std::this_thread::yield();
+  rt_test::ParkHook hook(&spawn_into_the_slot);
+  rt_test::wait_until_idle(runtime.metrics(), 1);
   state.armed = true;
   // Wake the worker; when it has run this and finds no more work, the
   // hook spawns into its slot, just before it lists itself as asleep.
