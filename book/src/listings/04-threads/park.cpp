@@ -8,6 +8,6 @@ void MultiThread::park(std::size_t index) {
     idle_.unpark_worker_by_id(index);
     return;
   }
-  workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  workers_[index].parks.add();  // a statistic
   workers_[index].parker.park();
 }

@@ -2,8 +2,8 @@
 // Throws SendError<T> (with the value) if the receiver is gone.
 class [[nodiscard]] Send : public Leaf<Send> {
  public:
-  Send(std::shared_ptr<detail::Chan<T>> chan, T value)
-      : chan_(std::move(chan)), value_(std::move(value)), acquire_(chan_->semaphore.acquire()) {}
+  Send(detail::Chan<T>& chan, T value)
+      : chan_(chan), value_(std::move(value)), acquire_(chan_.semaphore.acquire()) {}
 
   bool poll(Context& cx) override {
     switch (acquire_.poll(cx)) {
@@ -12,7 +12,7 @@ class [[nodiscard]] Send : public Leaf<Send> {
       case rt::detail::Semaphore::Outcome::closed:
         return true;  // the receiver is gone: sent_ stays false
       case rt::detail::Semaphore::Outcome::acquired:
-        sent_ = chan_->push(value_);
+        sent_ = chan_.push(value_);
         return true;
     }
     return true;
@@ -22,7 +22,7 @@ class [[nodiscard]] Send : public Leaf<Send> {
   }
 
  private:
-  std::shared_ptr<detail::Chan<T>> chan_;
+  detail::Chan<T>& chan_;
   T value_;
   rt::detail::Semaphore::Acquire acquire_;
   bool sent_ = false;

@@ -1,7 +1,6 @@
 void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   Pushed where = push_to_ring(worker, task);
   // Only this worker runs what is in its ring; what went to the global
   // queue, any worker can.

@@ -8,7 +8,7 @@ void MultiThread::park(std::size_t index) {
   worker.is_searching = false;
   if (was_last_searcher) notify_if_work_pending();
   for (;;) {
-    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parks.add();  // a statistic
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }

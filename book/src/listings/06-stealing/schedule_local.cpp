@@ -1,7 +1,6 @@
 void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   Pushed where = push_to_ring(worker, task);
   // Wherever it went, an idle worker can now take it, from the global
   // queue or by stealing. (Cheap when nobody sleeps or somebody searches:

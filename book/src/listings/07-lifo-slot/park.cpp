@@ -14,7 +14,7 @@ void MultiThread::park(std::size_t index) {
   }
   if (was_last_searcher) notify_if_work_pending();
   for (;;) {
-    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parks.add();  // a statistic
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }

@@ -1,7 +1,6 @@
 void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   bool others_can_take_it = true;
   if (is_yield || !worker.lifo_enabled) {
     // A yield asks to let the others run first: the back of the ring.

@@ -1,7 +1,6 @@
 void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   // TODO: queue `task`, woken or spawned on worker `index`'s own thread:
   //  - into the LIFO slot (worker.lifo_slot), to run right after the task
   //    being polled; a task already in the slot moves to the back of the

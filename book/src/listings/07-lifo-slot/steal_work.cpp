@@ -9,8 +9,8 @@ Header* MultiThread::steal_work(std::size_t index) {
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;
     if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
-      worker.steals.fetch_add(stolen, std::memory_order_relaxed);  // statistics
-      worker.steal_operations.fetch_add(1, std::memory_order_relaxed);
+      worker.steals.add(stolen);  // statistics
+      worker.steal_operations.add();
       return task;
     }
   }

@@ -19,5 +19,7 @@ void MultiThread::shutdown() {
   for (Worker& worker : workers_) {
     while (Header* task = worker.run_queue.pop()) drop_reference(task);
     if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+    for (Header* task : worker.deferred) drop_reference(task);
+    worker.deferred.clear();
   }
 }

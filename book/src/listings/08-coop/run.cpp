@@ -20,6 +20,11 @@ void MultiThread::run(std::size_t index) {
       continue;
     }
     if (inject_.is_closed()) break;  // shut down
+    if (!worker.deferred.empty()) {  // only the tasks that yielded are left
+      wake_deferred(worker);
+      worker.stats.start_batch(Stats::Clock::now());
+      continue;
+    }
     park(index);
     worker.stats.start_batch(Stats::Clock::now());
   }

@@ -108,8 +108,8 @@ class Sender {
   // Throws SendError<T> (with the value) if the receiver is gone.
   class [[nodiscard]] Send : public Leaf<Send> {
    public:
-    Send(std::shared_ptr<detail::Chan<T>> chan, T value)
-        : chan_(std::move(chan)), value_(std::move(value)), acquire_(chan_->semaphore.acquire()) {}
+    Send(detail::Chan<T>& chan, T value)
+        : chan_(chan), value_(std::move(value)), acquire_(chan_.semaphore.acquire()) {}
 
     bool poll(Context& cx) override {
       switch (acquire_.poll(cx)) {
@@ -118,7 +118,7 @@ class Sender {
         case rt::detail::Semaphore::Outcome::closed:
           return true;  // the receiver is gone: sent_ stays false
         case rt::detail::Semaphore::Outcome::acquired:
-          sent_ = chan_->push(value_);
+          sent_ = chan_.push(value_);
           return true;
       }
       return true;
@@ -128,13 +128,15 @@ class Sender {
     }
 
    private:
-    std::shared_ptr<detail::Chan<T>> chan_;
+    detail::Chan<T>& chan_;
     T value_;
     rt::detail::Semaphore::Acquire acquire_;
     bool sent_ = false;
   };
 
-  Send send(T value) { return Send(chan_, std::move(value)); }
+  // The sender must outlive the Send, as Tokio's send borrows its sender:
+  // `co_await tx.send(value)` does.
+  Send send(T value) { return Send(*chan_, std::move(value)); }
 
   // Queues the value if there is a free slot right now; never waits.
   TrySendResult<T> try_send(T value) {

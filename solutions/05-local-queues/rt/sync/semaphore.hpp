@@ -41,7 +41,12 @@ class Semaphore {
     explicit Acquire(Semaphore& semaphore) : semaphore_(semaphore) {}
     Acquire(const Acquire&) = delete;
     Acquire& operator=(const Acquire&) = delete;
-    ~Acquire() { semaphore_.cancel(*this); }
+    ~Acquire() {
+      // Done: no longer queued, and nothing handed to it unused. Only its
+      // own task writes done_, so no lock is needed to read it, and a
+      // channel's send, which ends this way, takes the lock once less.
+      if (!done_) semaphore_.cancel(*this);
+    }
 
     Outcome poll(Context& cx) { return semaphore_.poll_acquire(*this, cx); }
 

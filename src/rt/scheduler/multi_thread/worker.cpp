@@ -60,7 +60,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
@@ -73,25 +73,25 @@ std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
 }
 
 std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
-  return workers_.at(worker).local_schedules.load(std::memory_order_relaxed);
+  return workers_.at(worker).local_schedules.load();
 }
 
 std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
-  return workers_.at(worker).overflows.load(std::memory_order_relaxed);
+  return workers_.at(worker).overflows.load();
 }
 
 std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
-  return workers_.at(worker).polls.load(std::memory_order_relaxed);
+  return workers_.at(worker).polls.load();
 }
 
 //@ end
 //@ chapters stealing..
 std::uint64_t MultiThread::worker_steal_count(std::size_t worker) const {
-  return workers_.at(worker).steals.load(std::memory_order_relaxed);
+  return workers_.at(worker).steals.load();
 }
 
 std::uint64_t MultiThread::worker_steal_operations(std::size_t worker) const {
-  return workers_.at(worker).steal_operations.load(std::memory_order_relaxed);
+  return workers_.at(worker).steal_operations.load();
 }
 
 //@ end
@@ -131,8 +131,7 @@ std::optional<std::size_t> MultiThread::current_worker() const {
 //@ chapters local-queues..stealing
 void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   Pushed where = push_to_ring(worker, task);
 //@ end
 //@ chapters local-queues
@@ -153,8 +152,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
 //@ chapters lifo-slot..
 void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   //@ exercise lifo-slot lifo_schedule
   bool others_can_take_it = true;
   //@ mutant lifo-slot lifo_takes_yields: a task that yields goes into the slot too
@@ -197,6 +195,8 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
   //@ end
 }
 
+//@ end
+//@ chapters lifo-slot
 void MultiThread::yield_now(Header* task) {
   if (std::optional<std::size_t> index = current_worker()) {
     schedule_local(*index, task, /*is_yield=*/true);
@@ -205,12 +205,35 @@ void MultiThread::yield_now(Header* task) {
   schedule(task);  // not on one of this runtime's workers
 }
 //@ end
+//@ chapters coop..
+void MultiThread::yield_now(Header* task) {
+  if (std::optional<std::size_t> index = current_worker()) {
+    // Not queued yet: it runs once this worker has nothing else to do, or
+    // at its next maintenance (wake_deferred). Then the idle workers hear
+    // of the whole batch once, instead of once for every yield.
+    workers_[*index].deferred.push_back(task);
+    return;
+  }
+  schedule(task);  // not on one of this runtime's workers
+}
+
+void MultiThread::wake_deferred(Worker& worker) {
+  for (Header* task : worker.deferred) {
+    worker.local_schedules.add();  // a statistic
+    push_to_ring(worker, task);
+  }
+  worker.deferred.clear();
+  // More than this worker's own next task: another worker could help.
+  // (A searcher is to find it already.)
+  if (!worker.is_searching && worker.run_queue.len() > 1) notify_parked();
+}
+//@ end
 //@ chapters local-queues..
 //@ listing-end schedule_local
 
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  if (where == Pushed::overflow) worker.overflows.add();  // a statistic
   return where;
 }
 
@@ -263,6 +286,15 @@ void MultiThread::run(std::size_t index) {
 //@ end
 //@ chapters local-queues..
     if (inject_.is_closed()) break;  // shut down
+//@ end
+//@ chapters coop..
+    if (!worker.deferred.empty()) {  // only the tasks that yielded are left
+      wake_deferred(worker);
+      worker.stats.start_batch(Stats::Clock::now());
+      continue;
+    }
+//@ end
+//@ chapters local-queues..
     park(index);
     worker.stats.start_batch(Stats::Clock::now());
   }
@@ -343,7 +375,7 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 
 void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
-  worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  worker.polls.add();  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
 //@ end
@@ -412,6 +444,12 @@ bool MultiThread::maintenance(Worker& worker) {
   Stats::Clock::time_point now = Stats::Clock::now();
   worker.stats.end_batch(now);
   worker.stats.start_batch(now);
+//@ end
+//@ chapters coop..
+  // Tasks that yielded wait no longer than this, even on a busy worker.
+  wake_deferred(worker);
+//@ end
+//@ chapters local-queues..
   return !inject_.is_closed();
 }
 
@@ -438,8 +476,8 @@ Header* MultiThread::steal_work(std::size_t index) {
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;
     if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
-      worker.steals.fetch_add(stolen, std::memory_order_relaxed);  // statistics
-      worker.steal_operations.fetch_add(1, std::memory_order_relaxed);
+      worker.steals.add(stolen);  // statistics
+      worker.steal_operations.add();
       return task;
     }
   }
@@ -516,7 +554,7 @@ void MultiThread::park(std::size_t index) {
   if (work_pending(index)) return;
   idle_.transition_worker_to_parked(index);
   //@ end
-  workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  workers_[index].parks.add();  // a statistic
   workers_[index].parker.park();
   //@ starter
   // TODO: put worker `index` to sleep until there may be work, without
@@ -562,7 +600,7 @@ void MultiThread::park(std::size_t index) {
   (void)was_last_searcher;
   //@ end
   for (;;) {
-    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parks.add();  // a statistic
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }
@@ -643,6 +681,10 @@ void MultiThread::shutdown() {
 //@ end
 //@ chapters lifo-slot..
     if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+//@ end
+//@ chapters coop..
+    for (Header* task : worker.deferred) drop_reference(task);
+    worker.deferred.clear();
 //@ end
 //@ chapters local-queues..
   }

@@ -33,7 +33,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {

@@ -26,6 +26,7 @@
 #include "rt/scheduler/multi_thread/idle.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/todo.hpp"
+#include "rt/util/counter.hpp"
 
 namespace rt::detail {
 
@@ -61,8 +62,8 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   struct alignas(64) Worker {
     Parker parker;
     // Statistics, read by RuntimeMetrics from any thread.
-    std::atomic<std::uint64_t> parks{0};    // how often it went to sleep
-    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it
+    Counter parks;                          // how often it went to sleep
+    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
   };
 
   // The worker loop, on worker thread `index`.

@@ -29,6 +29,7 @@
 #include "rt/scheduler/multi_thread/stats.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/todo.hpp"
+#include "rt/util/counter.hpp"
 
 namespace rt::detail {
 
@@ -73,11 +74,11 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
     std::uint32_t global_queue_interval = Stats::seed_interval;
     Stats stats;
     // Statistics, read by RuntimeMetrics from any thread.
-    std::atomic<std::uint64_t> parks{0};    // how often it went to sleep
-    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it
-    std::atomic<std::uint64_t> local_schedules{0};  // tasks queued in its ring
-    std::atomic<std::uint64_t> overflows{0};        // times its ring overflowed
-    std::atomic<std::uint64_t> polls{0};            // tasks it polled
+    Counter parks;                          // how often it went to sleep
+    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
+    Counter local_schedules;  // tasks queued in its ring
+    Counter overflows;        // times its ring overflowed
+    Counter polls;            // tasks it polled
   };
 
   // The worker loop, on worker thread `index`.

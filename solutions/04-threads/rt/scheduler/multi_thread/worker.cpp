@@ -33,7 +33,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
@@ -82,7 +82,7 @@ void MultiThread::park(std::size_t index) {
     idle_.unpark_worker_by_id(index);
     return;
   }
-  workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  workers_[index].parks.add();  // a statistic
   workers_[index].parker.park();
 }
 

@@ -48,7 +48,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
@@ -60,15 +60,15 @@ std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
 }
 
 std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
-  return workers_.at(worker).local_schedules.load(std::memory_order_relaxed);
+  return workers_.at(worker).local_schedules.load();
 }
 
 std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
-  return workers_.at(worker).overflows.load(std::memory_order_relaxed);
+  return workers_.at(worker).overflows.load();
 }
 
 std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
-  return workers_.at(worker).polls.load(std::memory_order_relaxed);
+  return workers_.at(worker).polls.load();
 }
 
 void MultiThread::schedule(Header* task) {
@@ -99,8 +99,7 @@ std::optional<std::size_t> MultiThread::current_worker() const {
 
 void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   Pushed where = push_to_ring(worker, task);
   // Only this worker runs what is in its ring; what went to the global
   // queue, any worker can.
@@ -109,7 +108,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
 
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  if (where == Pushed::overflow) worker.overflows.add();  // a statistic
   return where;
 }
 
@@ -178,7 +177,7 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 
 void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
-  worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  worker.polls.add();  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
 
@@ -209,7 +208,7 @@ void MultiThread::park(std::size_t index) {
     idle_.unpark_worker_by_id(index);
     return;
   }
-  workers_[index].parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  workers_[index].parks.add();  // a statistic
   workers_[index].parker.park();
 }
 

@@ -48,7 +48,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
@@ -60,23 +60,23 @@ std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
 }
 
 std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
-  return workers_.at(worker).local_schedules.load(std::memory_order_relaxed);
+  return workers_.at(worker).local_schedules.load();
 }
 
 std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
-  return workers_.at(worker).overflows.load(std::memory_order_relaxed);
+  return workers_.at(worker).overflows.load();
 }
 
 std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
-  return workers_.at(worker).polls.load(std::memory_order_relaxed);
+  return workers_.at(worker).polls.load();
 }
 
 std::uint64_t MultiThread::worker_steal_count(std::size_t worker) const {
-  return workers_.at(worker).steals.load(std::memory_order_relaxed);
+  return workers_.at(worker).steals.load();
 }
 
 std::uint64_t MultiThread::worker_steal_operations(std::size_t worker) const {
-  return workers_.at(worker).steal_operations.load(std::memory_order_relaxed);
+  return workers_.at(worker).steal_operations.load();
 }
 
 void MultiThread::schedule(Header* task) {
@@ -107,8 +107,7 @@ std::optional<std::size_t> MultiThread::current_worker() const {
 
 void MultiThread::schedule_local(std::size_t index, Header* task) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   Pushed where = push_to_ring(worker, task);
   // Wherever it went, an idle worker can now take it, from the global
   // queue or by stealing. (Cheap when nobody sleeps or somebody searches:
@@ -119,7 +118,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
 
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  if (where == Pushed::overflow) worker.overflows.add();  // a statistic
   return where;
 }
 
@@ -194,7 +193,7 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 
 void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
-  worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  worker.polls.add();  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
 
@@ -226,8 +225,8 @@ Header* MultiThread::steal_work(std::size_t index) {
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;
     if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
-      worker.steals.fetch_add(stolen, std::memory_order_relaxed);  // statistics
-      worker.steal_operations.fetch_add(1, std::memory_order_relaxed);
+      worker.steals.add(stolen);  // statistics
+      worker.steal_operations.add();
       return task;
     }
   }
@@ -276,7 +275,7 @@ void MultiThread::park(std::size_t index) {
   worker.is_searching = false;
   if (was_last_searcher) notify_if_work_pending();
   for (;;) {
-    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parks.add();  // a statistic
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }

@@ -32,6 +32,7 @@
 #include "rt/util/fast_rand.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/todo.hpp"
+#include "rt/util/counter.hpp"
 
 namespace rt::detail {
 
@@ -81,13 +82,13 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
     bool is_searching = false;
     FastRand rand;  // where stealing starts
     // Statistics, read by RuntimeMetrics from any thread.
-    std::atomic<std::uint64_t> parks{0};    // how often it went to sleep
-    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it
-    std::atomic<std::uint64_t> local_schedules{0};  // tasks queued in its ring
-    std::atomic<std::uint64_t> overflows{0};        // times its ring overflowed
-    std::atomic<std::uint64_t> polls{0};            // tasks it polled
-    std::atomic<std::uint64_t> steals{0};           // tasks it stole
-    std::atomic<std::uint64_t> steal_operations{0}; // steals that took any
+    Counter parks;                          // how often it went to sleep
+    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
+    Counter local_schedules;  // tasks queued in its ring
+    Counter overflows;        // times its ring overflowed
+    Counter polls;            // tasks it polled
+    Counter steals;            // tasks it stole
+    Counter steal_operations;  // steals that took any
   };
 
   // The worker loop, on worker thread `index`.

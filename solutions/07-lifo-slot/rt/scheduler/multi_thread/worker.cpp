@@ -49,7 +49,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
@@ -61,23 +61,23 @@ std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
 }
 
 std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
-  return workers_.at(worker).local_schedules.load(std::memory_order_relaxed);
+  return workers_.at(worker).local_schedules.load();
 }
 
 std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
-  return workers_.at(worker).overflows.load(std::memory_order_relaxed);
+  return workers_.at(worker).overflows.load();
 }
 
 std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
-  return workers_.at(worker).polls.load(std::memory_order_relaxed);
+  return workers_.at(worker).polls.load();
 }
 
 std::uint64_t MultiThread::worker_steal_count(std::size_t worker) const {
-  return workers_.at(worker).steals.load(std::memory_order_relaxed);
+  return workers_.at(worker).steals.load();
 }
 
 std::uint64_t MultiThread::worker_steal_operations(std::size_t worker) const {
-  return workers_.at(worker).steal_operations.load(std::memory_order_relaxed);
+  return workers_.at(worker).steal_operations.load();
 }
 
 void MultiThread::schedule(Header* task) {
@@ -108,8 +108,7 @@ std::optional<std::size_t> MultiThread::current_worker() const {
 
 void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   bool others_can_take_it = true;
   if (is_yield || !worker.lifo_enabled) {
     // A yield asks to let the others run first: the back of the ring.
@@ -134,7 +133,7 @@ void MultiThread::yield_now(Header* task) {
 
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  if (where == Pushed::overflow) worker.overflows.add();  // a statistic
   return where;
 }
 
@@ -211,7 +210,7 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 
 void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
-  worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  worker.polls.add();  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
 
@@ -260,8 +259,8 @@ Header* MultiThread::steal_work(std::size_t index) {
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;
     if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
-      worker.steals.fetch_add(stolen, std::memory_order_relaxed);  // statistics
-      worker.steal_operations.fetch_add(1, std::memory_order_relaxed);
+      worker.steals.add(stolen);  // statistics
+      worker.steal_operations.add();
       return task;
     }
   }
@@ -316,7 +315,7 @@ void MultiThread::park(std::size_t index) {
   }
   if (was_last_searcher) notify_if_work_pending();
   for (;;) {
-    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parks.add();  // a statistic
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }

@@ -50,7 +50,7 @@ void MultiThread::start() {
 }
 
 std::uint64_t MultiThread::worker_park_count(std::size_t worker) const {
-  return workers_.at(worker).parks.load(std::memory_order_relaxed);
+  return workers_.at(worker).parks.load();
 }
 
 std::uint64_t MultiThread::worker_unpark_count(std::size_t worker) const {
@@ -62,23 +62,23 @@ std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
 }
 
 std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
-  return workers_.at(worker).local_schedules.load(std::memory_order_relaxed);
+  return workers_.at(worker).local_schedules.load();
 }
 
 std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
-  return workers_.at(worker).overflows.load(std::memory_order_relaxed);
+  return workers_.at(worker).overflows.load();
 }
 
 std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
-  return workers_.at(worker).polls.load(std::memory_order_relaxed);
+  return workers_.at(worker).polls.load();
 }
 
 std::uint64_t MultiThread::worker_steal_count(std::size_t worker) const {
-  return workers_.at(worker).steals.load(std::memory_order_relaxed);
+  return workers_.at(worker).steals.load();
 }
 
 std::uint64_t MultiThread::worker_steal_operations(std::size_t worker) const {
-  return workers_.at(worker).steal_operations.load(std::memory_order_relaxed);
+  return workers_.at(worker).steal_operations.load();
 }
 
 void MultiThread::schedule(Header* task) {
@@ -109,8 +109,7 @@ std::optional<std::size_t> MultiThread::current_worker() const {
 
 void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
   Worker& worker = workers_[index];
-  // Relaxed, as every statistic: nothing is ordered by it.
-  worker.local_schedules.fetch_add(1, std::memory_order_relaxed);
+  worker.local_schedules.add();  // a statistic
   bool others_can_take_it = true;
   if (is_yield || !worker.lifo_enabled) {
     // A yield asks to let the others run first: the back of the ring.
@@ -127,15 +126,29 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
 
 void MultiThread::yield_now(Header* task) {
   if (std::optional<std::size_t> index = current_worker()) {
-    schedule_local(*index, task, /*is_yield=*/true);
+    // Not queued yet: it runs once this worker has nothing else to do, or
+    // at its next maintenance (wake_deferred). Then the idle workers hear
+    // of the whole batch once, instead of once for every yield.
+    workers_[*index].deferred.push_back(task);
     return;
   }
   schedule(task);  // not on one of this runtime's workers
 }
 
+void MultiThread::wake_deferred(Worker& worker) {
+  for (Header* task : worker.deferred) {
+    worker.local_schedules.add();  // a statistic
+    push_to_ring(worker, task);
+  }
+  worker.deferred.clear();
+  // More than this worker's own next task: another worker could help.
+  // (A searcher is to find it already.)
+  if (!worker.is_searching && worker.run_queue.len() > 1) notify_parked();
+}
+
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
-  if (where == Pushed::overflow) worker.overflows.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  if (where == Pushed::overflow) worker.overflows.add();  // a statistic
   return where;
 }
 
@@ -166,6 +179,11 @@ void MultiThread::run(std::size_t index) {
       continue;
     }
     if (inject_.is_closed()) break;  // shut down
+    if (!worker.deferred.empty()) {  // only the tasks that yielded are left
+      wake_deferred(worker);
+      worker.stats.start_batch(Stats::Clock::now());
+      continue;
+    }
     park(index);
     worker.stats.start_batch(Stats::Clock::now());
   }
@@ -215,7 +233,7 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 
 void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
-  worker.polls.fetch_add(1, std::memory_order_relaxed);  // a statistic
+  worker.polls.add();  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
 
@@ -248,6 +266,8 @@ bool MultiThread::maintenance(Worker& worker) {
   Stats::Clock::time_point now = Stats::Clock::now();
   worker.stats.end_batch(now);
   worker.stats.start_batch(now);
+  // Tasks that yielded wait no longer than this, even on a busy worker.
+  wake_deferred(worker);
   return !inject_.is_closed();
 }
 
@@ -270,8 +290,8 @@ Header* MultiThread::steal_work(std::size_t index) {
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;
     if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
-      worker.steals.fetch_add(stolen, std::memory_order_relaxed);  // statistics
-      worker.steal_operations.fetch_add(1, std::memory_order_relaxed);
+      worker.steals.add(stolen);  // statistics
+      worker.steal_operations.add();
       return task;
     }
   }
@@ -326,7 +346,7 @@ void MultiThread::park(std::size_t index) {
   }
   if (was_last_searcher) notify_if_work_pending();
   for (;;) {
-    worker.parks.fetch_add(1, std::memory_order_relaxed);  // a statistic
+    worker.parks.add();  // a statistic
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }
@@ -368,6 +388,8 @@ void MultiThread::shutdown() {
   for (Worker& worker : workers_) {
     while (Header* task = worker.run_queue.pop()) drop_reference(task);
     if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+    for (Header* task : worker.deferred) drop_reference(task);
+    worker.deferred.clear();
   }
 }
 

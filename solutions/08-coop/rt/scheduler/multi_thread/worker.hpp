@@ -6,7 +6,9 @@
 //
 // A task spawned or woken on a worker goes to that worker's LIFO slot, to
 // run as soon as the task that woke it yields the thread, and the slot's
-// previous task goes to the ring; a task that yields goes to the ring.
+// previous task goes to the ring;
+// a task that yields waits aside until its worker has nothing else to
+// run, or until its next maintenance, then goes to the ring.
 // From any other thread, tasks go to the global queue. Each worker loops:
 // take the next task (the slot, its ring, the global queue every
 // global_queue_interval ticks); with none, search: steal half of another
@@ -34,6 +36,7 @@
 #include "rt/util/fast_rand.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/todo.hpp"
+#include "rt/util/counter.hpp"
 
 namespace rt::detail {
 
@@ -84,16 +87,17 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
     Stats stats;
     Header* lifo_slot = nullptr;  // the task to run next; never stolen
     bool lifo_enabled = true;     // off after max_lifo_polls_per_tick in a row
+    std::vector<Header*> deferred;  // tasks that yielded, not queued yet
     bool is_searching = false;
     FastRand rand;  // where stealing starts
     // Statistics, read by RuntimeMetrics from any thread.
-    std::atomic<std::uint64_t> parks{0};    // how often it went to sleep
-    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it
-    std::atomic<std::uint64_t> local_schedules{0};  // tasks queued in its ring
-    std::atomic<std::uint64_t> overflows{0};        // times its ring overflowed
-    std::atomic<std::uint64_t> polls{0};            // tasks it polled
-    std::atomic<std::uint64_t> steals{0};           // tasks it stole
-    std::atomic<std::uint64_t> steal_operations{0}; // steals that took any
+    Counter parks;                          // how often it went to sleep
+    std::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
+    Counter local_schedules;  // tasks queued in its ring
+    Counter overflows;        // times its ring overflowed
+    Counter polls;            // tasks it polled
+    Counter steals;            // tasks it stole
+    Counter steal_operations;  // steals that took any
   };
 
   // The worker loop, on worker thread `index`.
@@ -121,6 +125,8 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   Header* next_lifo_task(Worker& worker);
   // Tokio's MAX_LIFO_POLLS_PER_TICK.
   static constexpr std::uint32_t max_lifo_polls_per_tick = 3;
+  // Queues the tasks that yielded since the last call; see yield_now.
+  void wake_deferred(Worker& worker);
   // Worker `index` found no work of its own: steal some, or take from the
   // global queue; nullptr when there is none anywhere.
   Header* steal_work(std::size_t index);

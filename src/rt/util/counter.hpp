@@ -1,0 +1,28 @@
+//@ file threads..
+// Counter: a statistic that one thread counts and any thread may read, as
+// RuntimeMetrics does. Mirrors how Tokio's workers keep their counts in a
+// MetricsBatch of their own and publish them with relaxed stores.
+//
+// Why not fetch_add: with one writer, a load and a store lose nothing, and
+// a read-modify-write is a locked instruction on x86, paid on every poll.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace rt::detail {
+
+class Counter {
+ public:
+  // Only the thread that owns the count calls this.
+  void add(std::uint64_t n = 1) noexcept {
+    // Relaxed: a statistic orders nothing.
+    value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  std::uint64_t load() const noexcept { return value_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<std::uint64_t> value_{0};
+};
+
+}  // namespace rt::detail
