@@ -138,7 +138,11 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
       buffer_[tail & mask] = task;
       // Release: whoever acquires the new tail (a stealer) finds the
       // task in its slot.
+      //@ mutant stealing push_relaxed_tail: publishes the new tail with a relaxed store, so a stealer may read the slot before the task is in it
       tail_.store(tail + 1, std::memory_order_release);
+      //@ instead
+      tail_.store(tail + 1, std::memory_order_relaxed);
+      //@ end
       return Pushed::local;
     }
     if (steal != real) {

@@ -471,6 +471,7 @@ Header* MultiThread::steal_work(std::size_t index) {
   if (!transition_to_searching(worker)) return nullptr;
   std::size_t count = workers_.size();
   std::size_t start = worker.rand.fastrand_n(static_cast<std::uint32_t>(count));
+  //@ mutant stealing steal_work_never_steals: looks at the global queue only, never at the other workers' rings
   for (std::size_t i = 0; i < count; ++i) {
     std::size_t victim = (start + i) % count;
     if (victim == index) continue;  // its own ring is empty
@@ -481,6 +482,9 @@ Header* MultiThread::steal_work(std::size_t index) {
       return task;
     }
   }
+  //@ instead
+  (void)start;
+  //@ end
   // Nothing to steal: one task from the global queue, if any.
   return inject_.pop();
   //@ starter
