@@ -35,6 +35,13 @@ TEST_CASE("a task looping on an always ready channel lets another task run on ei
     std::atomic<long> seen{-1};
     runtime.block_on([&]() -> rt::Task<> {
       auto busy = rt::spawn([&]() -> rt::Task<> {
+        // Queued by this task's own thread before the loop starts: on a
+        // worker, nothing else decides when it is queued.
+        auto other = rt::spawn([&]() -> rt::Task<> {
+          seen = round_trips.load();
+          stop = true;
+          co_return;
+        });
         auto [tx, rx] = rt::mpsc::channel<int>(1);
         // Its own channel: every send and every receive is ready at once.
         while (!stop.load()) {
@@ -42,13 +49,8 @@ TEST_CASE("a task looping on an always ready channel lets another task run on ei
           co_await rx.recv();
           round_trips.fetch_add(1);
         }
+        co_await other;
       });
-      auto other = rt::spawn([&]() -> rt::Task<> {
-        seen = round_trips.load();
-        stop = true;
-        co_return;
-      });
-      co_await other;
       co_await busy;
     }());
     CHECK(seen.load() == 64);  // 128 units, two per round trip
