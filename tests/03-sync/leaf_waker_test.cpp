@@ -104,3 +104,46 @@ TEST_CASE("a Mutex lock destroyed after it was handed the lock passes it on" * P
   CHECK(second_waker.wakes() == 1);
   CHECK(second.poll(second_cx));
 }
+
+// The lock the hook frees: the hook is a plain function pointer.
+static std::optional<rt::MutexGuard<int>>* freed_by_hook = nullptr;
+
+TEST_CASE("a lock freed between a Mutex lock's look at the pool and its queueing is taken and not lost" *
+          POINTS(2)) {
+  rt::Mutex<int> mutex(0);
+  auto held = mutex.try_lock();
+  REQUIRE(held);
+  auto lock = mutex.lock();
+  CountingWaker waker;
+  rt::Context cx(waker.waker());
+  // The first poll finds no permit, and the hook then unlocks: the permit
+  // goes to the pool, for nobody waits yet. The poll must still take it.
+  freed_by_hook = &held;
+  rt::detail::semaphore_after_fast_path.store(+[] { freed_by_hook->reset(); });
+  bool ready = lock.poll(cx);
+  rt::detail::semaphore_after_fast_path.store(nullptr);
+  CHECK_FALSE(held.has_value());  // the hook ran: the student's poll calls it
+  CHECK(ready);
+  CHECK_FALSE(mutex.try_lock().has_value());  // it holds the lock, and none is left in the pool
+}
+
+TEST_CASE("an mpsc send handed a slot while it waited takes no second one when polled" * POINTS(1)) {
+  auto [tx, rx] = rt::mpsc::channel<int>(2);
+  REQUIRE(tx.try_send(1).ok());
+  REQUIRE(tx.try_send(2).ok());
+  auto send = tx.send(3);
+  CountingWaker sender;
+  rt::Context cx(sender.waker());
+  CHECK_FALSE(send.poll(cx));
+  CHECK(rx.try_recv() == std::optional<int>(1));  // its slot goes to the waiting send...
+  CHECK(sender.wakes() == 1);
+  CHECK(tx.capacity() == 0);
+  CHECK(rx.try_recv() == std::optional<int>(2));  // ...and this one to the pool: nobody waits
+  CHECK(tx.capacity() == 1);
+  REQUIRE(send.poll(cx));  // queues 3 with the slot it was handed
+  send.await_resume();
+  CHECK(tx.capacity() == 1);
+  CHECK(tx.try_send(4).ok());
+  CHECK(rx.try_recv() == std::optional<int>(3));
+  CHECK(rx.try_recv() == std::optional<int>(4));
+}

@@ -1,4 +1,4 @@
-//@ file wakers..
+//@ file wakers..sync
 // The owned-tasks list's operations, compiled once per runtime; see
 // owned_tasks.hpp.
 #include "rt/scheduler/owned_tasks.hpp"
@@ -28,13 +28,6 @@ void OwnedTasks::close() {
   closed_ = true;
 }
 
-//@ chapters threads..
-bool OwnedTasks::is_closed() const {
-  std::lock_guard lock(mutex_);
-  return closed_;
-}
-
-//@ end
 void OwnedTasks::unlink(Header& task) {
   if (task.owned_prev) task.owned_prev->owned_next = task.owned_next;
   else head_ = task.owned_next;

@@ -27,9 +27,6 @@ class OwnedTasks {
 
   // Refuses new tasks from now on.
   void close();
-//@ chapters threads..
-  bool is_closed() const;
-//@ end
 
   // Unlinks some task and hands it over with the list's reference, or
   // nullptr when the list is empty: for shutdown.
@@ -38,7 +35,7 @@ class OwnedTasks {
  private:
   void unlink(Header& task);
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   Header* head_ = nullptr;
   bool closed_ = false;
 };

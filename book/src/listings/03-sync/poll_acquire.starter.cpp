@@ -1,20 +1,21 @@
 Semaphore::Outcome Semaphore::poll_acquire(Acquire& acquire, Context& cx) {
-  Waker replaced;  // destroyed after the unlock
-  std::lock_guard lock(mutex_);
   Waiter& waiter = acquire.waiter_;
-  // TODO: decide, under mutex_, what this acquire has come to:
-  //  - a permit was handed to it (waiter.granted != 0): set acquire.done_
-  //    and report acquired;
-  //  - the semaphore is closed: report closed (done_ too);
-  //  - first poll (not waiter.queued) and a permit is free: take it
-  //    (set waiter.granted and done_ as release() would) and report acquired;
-  //  - otherwise join the queue on the first poll (waiters_.push_back),
-  //    keep cx's waker with waiter.register_waker(cx), report pending.
-  // Hint: a poll may come without a wake-up (spurious), so a queued waiter
-  // must not queue twice. And keep the returned old waker in `replaced`:
-  // it is dropped after the unlock.
+  // TODO: decide what this acquire has come to.
+  //  - done_ already: give the same answer again (granted: acquired).
+  //  - The first poll (not waiting_): take a permit from the pool with
+  //    try_acquire(), without the lock. Taken: set waiter.granted and
+  //    done_, report acquired. Not taken: call the test hook
+  //    semaphore_after_fast_path (if set), then go on under mutex_.
+  //  - Under mutex_: a permit handed over (waiter.granted): done_,
+  //    acquired. Closed (state_ & kClosed): done_, closed. A first poll:
+  //    take_or_mark_waiting(); no permit: join the queue
+  //    (waiters_.push_back) and set waiting_. Then keep cx's waker with
+  //    waiter.register_waker(cx), its old one in `replaced` (declared
+  //    before the lock, so it is dropped after the unlock); pending.
+  // Hint: what can a release() do between your first look and your lock?
+  // And a poll may come without a wake-up (spurious): a queued waiter
+  // must not queue twice, nor take from the pool past the queue.
   (void)cx;
-  (void)replaced;
   (void)waiter;
   throw Todo("03 poll_acquire (rt/sync/semaphore.cpp)");
 }

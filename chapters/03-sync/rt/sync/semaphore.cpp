@@ -5,13 +5,59 @@
 namespace rt::detail {
 
 bool Semaphore::try_acquire() {
-  std::lock_guard lock(mutex_);
-  if (closed_ || permits_ == 0) return false;
-  --permits_;
-  return true;
+  // Acquire, here and on success: a permit carries what its releaser did
+  // before release() (a Mutex's guarded data), and this reads it.
+  std::size_t state = state_.load(std::memory_order_acquire);
+  for (;;) {
+    if ((state & kClosed) != 0 || state < kPermit) return false;
+    // On failure (a task took a permit, or a release added one) `state`
+    // reloads and the loop decides again.
+    if (state_.compare_exchange_weak(state, state - kPermit, std::memory_order_acquire,
+                                     std::memory_order_acquire)) {
+      return true;
+    }
+  }
+}
+
+bool Semaphore::take_or_mark_waiting() {
+  std::size_t state = state_.load(std::memory_order_acquire);
+  for (;;) {
+    // A permit (there are none while kWaiting is set), or the mark. On
+    // failure a release added permits: `state` reloads, and we take one.
+    std::size_t next = state >= kPermit ? state - kPermit : state | kWaiting;
+    // Acquire: as try_acquire's, for a permit taken.
+    if (state_.compare_exchange_weak(state, next, std::memory_order_acquire,
+                                     std::memory_order_acquire)) {
+      return state >= kPermit;
+    }
+  }
+}
+
+Waiter* Semaphore::pop_waiter() {
+  Waiter* waiter = waiters_.front();
+  if (waiter) unlink(*waiter);
+  return waiter;
+}
+
+void Semaphore::unlink(Waiter& waiter) {
+  waiters_.remove(waiter);
+  // Relaxed: only a writer under mutex_ sets it again, and a release that
+  // reads it stale takes the lock for nothing.
+  if (waiters_.empty()) state_.fetch_and(~kWaiting, std::memory_order_relaxed);
 }
 
 void Semaphore::release(std::size_t permits) {
+  if (permits == 0) return;
+  // Nobody waits: the permits go to the pool with one compare-and-swap.
+  // It fails if the word changed, a waiter's mark included, and reloads.
+  std::size_t state = state_.load(std::memory_order_relaxed);
+  while ((state & kWaiting) == 0) {
+    // Release: pairs with try_acquire's acquire (the permit carries our writes).
+    if (state_.compare_exchange_weak(state, state + permits * kPermit, std::memory_order_release,
+                                     std::memory_order_relaxed)) {
+      return;
+    }
+  }
   std::unique_lock lock(mutex_);
   for (;;) {
     // A WakeList's worth at a time, woken with the lock released.
@@ -26,11 +72,13 @@ void Semaphore::release(std::size_t permits) {
 
 void Semaphore::close() {
   std::unique_lock lock(mutex_);
-  closed_ = true;  // from now on nobody queues
+  // From now on nobody queues (they look under this lock) and no take
+  // succeeds. Release: is_closed() readers see what came before the close.
+  state_.fetch_or(kClosed, std::memory_order_release);
   for (;;) {
     WakeList wake;
     while (wake.can_push()) {
-      Waiter* waiter = waiters_.pop_front();
+      Waiter* waiter = pop_waiter();
       if (!waiter) break;
       wake.push(std::move(waiter->waker));
     }
@@ -43,49 +91,48 @@ void Semaphore::close() {
 }
 
 bool Semaphore::is_closed() {
-  std::lock_guard lock(mutex_);
-  return closed_;
+  return (state_.load(std::memory_order_acquire) & kClosed) != 0;  // pairs with close()
 }
 
 std::size_t Semaphore::available_permits() {
-  std::lock_guard lock(mutex_);
-  return permits_;
+  return state_.load(std::memory_order_relaxed) / kPermit;  // a snapshot: orders nothing
 }
 
 Semaphore::Outcome Semaphore::poll_acquire(Acquire& acquire, Context& cx) {
-  Waker replaced;  // destroyed after the unlock
-  std::lock_guard lock(mutex_);
   Waiter& waiter = acquire.waiter_;
-  // TODO: decide, under mutex_, what this acquire has come to:
-  //  - a permit was handed to it (waiter.granted != 0): set acquire.done_
-  //    and report acquired;
-  //  - the semaphore is closed: report closed (done_ too);
-  //  - first poll (not waiter.queued) and a permit is free: take it
-  //    (set waiter.granted and done_ as release() would) and report acquired;
-  //  - otherwise join the queue on the first poll (waiters_.push_back),
-  //    keep cx's waker with waiter.register_waker(cx), report pending.
-  // Hint: a poll may come without a wake-up (spurious), so a queued waiter
-  // must not queue twice. And keep the returned old waker in `replaced`:
-  // it is dropped after the unlock.
+  // TODO: decide what this acquire has come to.
+  //  - done_ already: give the same answer again (granted: acquired).
+  //  - The first poll (not waiting_): take a permit from the pool with
+  //    try_acquire(), without the lock. Taken: set waiter.granted and
+  //    done_, report acquired. Not taken: call the test hook
+  //    semaphore_after_fast_path (if set), then go on under mutex_.
+  //  - Under mutex_: a permit handed over (waiter.granted): done_,
+  //    acquired. Closed (state_ & kClosed): done_, closed. A first poll:
+  //    take_or_mark_waiting(); no permit: join the queue
+  //    (waiters_.push_back) and set waiting_. Then keep cx's waker with
+  //    waiter.register_waker(cx), its old one in `replaced` (declared
+  //    before the lock, so it is dropped after the unlock); pending.
+  // Hint: what can a release() do between your first look and your lock?
+  // And a poll may come without a wake-up (spurious): a queued waiter
+  // must not queue twice, nor take from the pool past the queue.
   (void)cx;
-  (void)replaced;
   (void)waiter;
   throw Todo("03 poll_acquire (rt/sync/semaphore.cpp)");
 }
 
 void Semaphore::release_one(WakeList& wake) {
-  if (Waiter* waiter = waiters_.pop_front()) {
+  if (Waiter* waiter = pop_waiter()) {
     waiter->granted = 1;  // the permit is now the waiter's
     wake.push(std::move(waiter->waker));
     return;
   }
-  ++permits_;
+  state_.fetch_add(kPermit, std::memory_order_release);  // pairs with try_acquire's acquire
 }
 
 void Semaphore::cancel(Acquire& acquire) {
   WakeList wake;
   std::lock_guard lock(mutex_);
-  waiters_.remove(acquire.waiter_);
+  unlink(acquire.waiter_);
   // Handed a permit that nobody will use: pass it on, as Tokio's
   // Acquire::drop does, or the next waiter would wait for ever.
   if (acquire.waiter_.granted && !acquire.done_) release_one(wake);

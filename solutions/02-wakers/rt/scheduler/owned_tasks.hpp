@@ -36,7 +36,7 @@ class OwnedTasks {
  private:
   void unlink(Header& task);
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   Header* head_ = nullptr;
   bool closed_ = false;
 };

@@ -8,12 +8,16 @@
 // past the queue. Hence the invariant, true whenever the mutex is free:
 // permits are available only when nobody waits.
 //
-// Tokio acquires any number of permits at once (the "batch"), and its fast
-// path is a compare-and-swap on an atomic count that takes the lock only to
-// queue. This one hands out one permit per acquire and takes its mutex for
-// everything: simpler to read, and correct on any number of threads.
+// As in Tokio, the pool is an atomic word, and an acquire that finds a
+// permit there takes it with one compare-and-swap, without the mutex: the
+// common case of a channel with room, or a Mutex nobody holds. The mutex
+// guards the queue. The word also says whether anybody waits, so that a
+// release with nobody waiting is one compare-and-swap too; Tokio's release
+// always takes the lock. Tokio also acquires any number of permits at once
+// (the "batch"); this one hands out one.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 #include <utility>
@@ -24,9 +28,13 @@
 
 namespace rt::detail {
 
+// Tests set this to run code between a fast path that found no permit and
+// the lock that queues the acquire: the moment a release can slip in.
+inline std::atomic<void (*)()> semaphore_after_fast_path{nullptr};
+
 class Semaphore {
  public:
-  explicit Semaphore(std::size_t permits) : permits_(permits) {}
+  explicit Semaphore(std::size_t permits) : state_(permits * kPermit) {}
   Semaphore(const Semaphore&) = delete;
   Semaphore& operator=(const Semaphore&) = delete;
 
@@ -53,13 +61,17 @@ class Semaphore {
    private:
     friend class Semaphore;
     Semaphore& semaphore_;
-    Waiter waiter_;          // waiter_.granted: release() handed it a permit
+    // Only the acquiring task reads and writes waiting_ and done_: it may
+    // look at them without the lock.
+    Waiter waiter_;          // waiter_.granted: it holds a permit
+    bool waiting_ = false;   // it joined the queue (and may have left it since)
     bool done_ = false;      // poll reported acquired or closed
   };
 
   Acquire acquire() { return Acquire(*this); }
 
-  // A permit now, or false; never queues.
+  // A permit from the pool now, or false (none, or closed); never queues,
+  // never locks.
   bool try_acquire();
 
   void release(std::size_t permits = 1);
@@ -75,18 +87,37 @@ class Semaphore {
  private:
   Outcome poll_acquire(Acquire& acquire, Context& cx);
 
+  // With mutex_ held, before queueing: takes a permit from the pool, or,
+  // if there is none, marks the semaphore as waited on, so that every later
+  // release takes the lock and finds the queue. One compare-and-swap does
+  // both: no release can slip a permit into the pool between the look and
+  // the mark. True: a permit taken.
+  bool take_or_mark_waiting();
+
   // One permit comes back: it goes to the oldest waiter if there is one,
   // else to the pool. Called with mutex_ held; the waker goes in `wake`.
   // Never in the pool while somebody waits, not even for an instant: a task
   // calling try_acquire() right then would barge past the queue.
   void release_one(WakeList& wake);
 
+  // Unlinks a waiter (the oldest, for pop_waiter), and clears kWaiting
+  // when the queue is left empty. With mutex_ held.
+  Waiter* pop_waiter();
+  void unlink(Waiter& waiter);
+
   // An Acquire is being destroyed, perhaps while its task still waits.
   void cancel(Acquire& acquire);
 
-  std::mutex mutex_;
-  std::size_t permits_;
-  bool closed_ = false;
+  // One word, so that one load sees it all and one compare-and-swap
+  // changes it only if nothing else did: the free permits times 4, plus
+  // kWaiting while the queue is not empty, plus kClosed once closed.
+  // The invariant, in the word: never permits and kWaiting at once.
+  static constexpr std::size_t kClosed = 1;
+  static constexpr std::size_t kWaiting = 2;
+  static constexpr std::size_t kPermit = 4;
+  std::atomic<std::size_t> state_;
+
+  std::mutex mutex_;  // guards the queue, kWaiting and kClosed
   WaitList waiters_;
 };
 
