@@ -7,6 +7,7 @@
 #include "counting_waker.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
+#include "scoped_hook.hpp"
 
 TEST_CASE("a oneshot receiver polled by a second task wakes the second one" * POINTS(1)) {
   auto [tx, rx] = rt::oneshot::channel<int>();
@@ -119,9 +120,10 @@ TEST_CASE("a lock freed between a Mutex lock's look at the pool and its queueing
   // The first poll finds no permit, and the hook then unlocks: the permit
   // goes to the pool, for nobody waits yet. The poll must still take it.
   freed_by_hook = &held;
-  rt::detail::semaphore_after_fast_path.store(+[] { freed_by_hook->reset(); });
+  rt_test::ScopedHook<void (*)()> hook(rt::detail::semaphore_after_fast_path, +[] {
+    if (auto* guard = std::exchange(freed_by_hook, nullptr)) guard->reset();  // once
+  });
   bool ready = lock.poll(cx);
-  rt::detail::semaphore_after_fast_path.store(nullptr);
   CHECK_FALSE(held.has_value());  // the hook ran: the student's poll calls it
   CHECK(ready);
   CHECK_FALSE(mutex.try_lock().has_value());  // it holds the lock, and none is left in the pool

@@ -13,6 +13,7 @@
 #include "rt/rt.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/scheduler/multi_thread/queue.hpp"
+#include "scoped_hook.hpp"
 
 using rt::detail::Header;
 using rt::detail::Inject;
@@ -35,9 +36,8 @@ void pause_in_steal() {
   }
 }
 
-struct Hook {
-  Hook() { rt::detail::during_steal.store(&pause_in_steal); }
-  ~Hook() { rt::detail::during_steal.store(nullptr); }
+struct Hook : rt_test::ScopedHook<void (*)()> {
+  Hook() : ScopedHook(rt::detail::during_steal, &pause_in_steal) {}
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "rt/rt.hpp"
 #include "rt/scheduler/multi_thread/idle.hpp"
+#include "scoped_hook.hpp"
 
 namespace rt_test {
 
@@ -20,12 +21,9 @@ inline void wait_until_idle(const rt::RuntimeMetrics& metrics, std::size_t worke
 
 // Installs `hook` as rt::detail::before_worker_parks for one test, and
 // always removes it.
-class ParkHook {
+class ParkHook : public ScopedHook<void (*)(std::size_t)> {
  public:
-  explicit ParkHook(void (*hook)(std::size_t)) { rt::detail::before_worker_parks.store(hook); }
-  ~ParkHook() { rt::detail::before_worker_parks.store(nullptr); }
-  ParkHook(const ParkHook&) = delete;
-  ParkHook& operator=(const ParkHook&) = delete;
+  explicit ParkHook(void (*hook)(std::size_t)) : ScopedHook(rt::detail::before_worker_parks, hook) {}
 };
 
 }  // namespace rt_test
