@@ -32,4 +32,10 @@
 //@ chapters coop..
 #include "rt/task/coop.hpp"
 //@ end
+//@ chapters reactor..
+#include "rt/net.hpp"
+
+// The runtime has an I/O driver (rt::Builder::enable_io) and rt::net.
+#define RT_HAS_IO 1
+//@ end
 #include "rt/todo.hpp"

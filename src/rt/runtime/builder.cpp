@@ -39,6 +39,21 @@ Builder& Builder::event_interval(std::uint32_t ticks) {
   return *this;
 }
 
+//@ chapters reactor..
+Builder& Builder::enable_io() {
+  enable_io_ = true;
+  return *this;
+}
+
+Builder& Builder::enable_all() { return enable_io(); }
+
+Builder& Builder::max_io_events_per_tick(std::size_t events) {
+  if (events == 0) throw std::invalid_argument("max_io_events_per_tick must be greater than 0");
+  max_io_events_per_tick_ = events;
+  return *this;
+}
+
+//@ end
 //@ chapters lifo-slot..
 Builder& Builder::disable_lifo_slot() {
   disable_lifo_slot_ = true;
@@ -64,7 +79,14 @@ std::size_t Builder::default_worker_threads() {
 //@ listing-end default_worker_threads
 
 Runtime Builder::build() {
+//@ chapters ..coop
   if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>());
+//@ else
+  detail::DriverConfig driver{enable_io_, max_io_events_per_tick_};
+  if (kind_ == Kind::CurrentThread) {
+    return Runtime(std::make_shared<detail::CurrentThread>(driver, event_interval_));
+  }
+//@ end
   detail::MultiThreadConfig config;
   config.workers = worker_threads_ ? *worker_threads_ : default_worker_threads();
   config.thread_name = thread_name_;
@@ -72,6 +94,9 @@ Runtime Builder::build() {
   config.event_interval = event_interval_;
 //@ chapters lifo-slot..
   config.disable_lifo_slot = disable_lifo_slot_;
+//@ end
+//@ chapters reactor..
+  config.driver = driver;
 //@ end
   auto scheduler = std::make_shared<detail::MultiThread>(std::move(config));
   scheduler->start();
@@ -91,7 +116,14 @@ Runtime& Runtime::operator=(Runtime&& other) noexcept {
 Runtime::~Runtime() { shutdown(); }
 
 void Runtime::shutdown() {
+//@ chapters ..coop
   if (handle_.scheduler_) std::exchange(handle_.scheduler_, nullptr)->shutdown();
+//@ else
+  if (!handle_.scheduler_) return;
+  std::shared_ptr<detail::SchedulerHandle> scheduler = std::exchange(handle_.scheduler_, nullptr);
+  scheduler->shutdown();         // no task runs any more
+  scheduler->shutdown_driver();  // and no socket waits any more
+//@ end
 }
 
 }  // namespace rt

@@ -41,6 +41,15 @@ class Builder {
   // How many tasks a worker runs between two polls of the I/O and timer
   // drivers. Kept for chapters 09 and 10; at least 1.
   Builder& event_interval(std::uint32_t ticks);
+//@ chapters reactor..
+
+  // Turns the I/O driver on: without it, creating a socket throws. Tokio's
+  // enable_io; enable_all turns on every driver this runtime has.
+  Builder& enable_io();
+  Builder& enable_all();
+  // At most how many events one turn of the I/O driver takes (1024).
+  Builder& max_io_events_per_tick(std::size_t events);
+//@ end
 
 //@ chapters lifo-slot..
   // Turns the LIFO slot off: every task woken on a worker goes to the back
@@ -68,6 +77,10 @@ class Builder {
   bool disable_lifo_slot_ = false;
 //@ end
   std::uint32_t event_interval_ = 61;
+//@ chapters reactor..
+  bool enable_io_ = false;
+  std::size_t max_io_events_per_tick_ = 1024;
+//@ end
 };
 
 }  // namespace rt

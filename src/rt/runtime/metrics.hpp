@@ -12,6 +12,9 @@
 #include <utility>
 
 #include "rt/scheduler/handle.hpp"
+//@ chapters reactor..
+#include "rt/runtime/driver.hpp"
+//@ end
 
 namespace rt {
 
@@ -69,8 +72,28 @@ class RuntimeMetrics {
   // The course's: workers searching for work right now.
   std::size_t num_searching_workers() const { return scheduler_->num_searching_workers(); }
 //@ end
+//@ chapters reactor..
+
+  // Events the I/O driver delivered to sockets (Tokio's io_driver_ready_count).
+  std::uint64_t io_driver_ready_count() const { return io_metric(&detail::IoDriver::ready_count); }
+  // Sockets registered with it, and deregistered (Tokio's io_driver_fd_*).
+  std::uint64_t io_driver_fd_registered_count() const {
+    return io_metric(&detail::IoDriver::fd_registered_count);
+  }
+  std::uint64_t io_driver_fd_deregistered_count() const {
+    return io_metric(&detail::IoDriver::fd_deregistered_count);
+  }
+//@ end
 
  private:
+//@ chapters reactor..
+  // 0 without I/O enabled.
+  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
+    detail::Driver* driver = scheduler_->driver();
+    return driver ? (*driver->io().*metric)() : 0;
+  }
+
+//@ end
   std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
 

@@ -39,8 +39,13 @@ struct ParkThread::Signal {
 };
 //@ listing-end park_thread
 
+//@ chapters ..coop
 ParkThread::ParkThread()
     : parker_(std::make_shared<Parker>()),
+//@ else
+ParkThread::ParkThread(Driver* driver)
+    : parker_(std::make_shared<Parker>(driver)),
+//@ end
       signal_(new Signal(parker_)),
       waker_(Waker::from_raw({signal_, &Signal::vtable})) {}
 

@@ -20,7 +20,12 @@ namespace rt::detail {
 
 class ParkThread {
  public:
+//@ chapters ..coop
   ParkThread();
+//@ else
+  // `driver`: what the parker sleeps in when it is free (rt/scheduler/park.hpp).
+  explicit ParkThread(Driver* driver = nullptr);
+//@ end
   ParkThread(const ParkThread&) = delete;
   ParkThread& operator=(const ParkThread&) = delete;
 

@@ -16,6 +16,17 @@ namespace {
 thread_local const CurrentThread* core_held_here = nullptr;
 }  // namespace
 
+//@ chapters reactor..
+CurrentThread::CurrentThread(const DriverConfig& driver, std::uint32_t event_interval)
+    : event_interval_(event_interval) {
+  if (driver.enable_io) driver_ = std::make_unique<Driver>(driver);
+}
+
+void CurrentThread::maintenance() {
+  if (++tick_ % event_interval_ == 0 && driver_) driver_->poll();
+}
+
+//@ end
 void CurrentThread::schedule(Header* task) {
   // Shut down: drop the Notified. Never the last reference: whoever
   // schedules holds one more until schedule() returns.
@@ -24,19 +35,19 @@ void CurrentThread::schedule(Header* task) {
     return;
   }
   if (core_held_here == this) return;  // a task (or the root) of the core's own thread
-  std::shared_ptr<Parker> driver;
+  std::shared_ptr<Parker> core_parker;
   {
     std::lock_guard lock(core_mutex_);
-    driver = driver_;
+    core_parker = core_parker_;
   }
-  if (driver) driver->unpark();  // nobody holds the core: the next block_on runs it
+  if (core_parker) core_parker->unpark();  // nobody holds the core: the next block_on runs it
 }
 
 bool CurrentThread::try_take_core(const std::shared_ptr<Parker>& parker) {
   std::lock_guard lock(core_mutex_);
   if (!core_taken_) {
     core_taken_ = true;
-    driver_ = parker;
+    core_parker_ = parker;
     core_held_here = this;
     return true;
   }
@@ -53,7 +64,7 @@ void CurrentThread::release_core() {
   {
     std::lock_guard lock(core_mutex_);
     core_taken_ = false;
-    driver_ = nullptr;
+    core_parker_ = nullptr;
     waiting.swap(waiting_);
   }
   for (const auto& parker : waiting) parker->unpark();  // each tries to take it
@@ -61,7 +72,13 @@ void CurrentThread::release_core() {
 
 //@ listing current_thread_block_on
 void CurrentThread::block_on(Poller& root) {
+//@ chapters ..coop
   ParkThread thread;
+//@ else
+  // Its parker sleeps in the driver when it is free: the thread in
+  // block_on waits for I/O while it waits for work.
+  ParkThread thread(driver_.get());
+//@ end
   Context cx(thread.waker());
   bool core = false;
   struct Release {  // hands the core on, even if a poll throws
@@ -81,12 +98,18 @@ void CurrentThread::block_on(Poller& root) {
         continue;
       }
     }
-//@ else
+//@ end
+//@ chapters coop..
     // Each poll, of the root or of a task, with a fresh budget.
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
     if (core) {
       if (Header* task = queue_.pop()) {
         coop::detail::with_budget([task] { poll(task); });  // the Notified's reference goes with it
+//@ end
+//@ chapters reactor..
+        maintenance();
+//@ end
+//@ chapters coop..
         continue;
       }
     }

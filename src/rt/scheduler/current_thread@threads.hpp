@@ -23,6 +23,12 @@ namespace rt::detail {
 
 class CurrentThread final : public SchedulerHandle {
  public:
+//@ chapters reactor..
+  // The driver the thread holding the core parks in (none without I/O),
+  // and how many task polls come between two looks at it.
+  explicit CurrentThread(const DriverConfig& driver = {}, std::uint32_t event_interval = 61);
+
+//@ end
   void schedule(Header* task) override;
   void block_on(Poller& root) override;
   void shutdown() override;
@@ -36,12 +42,20 @@ class CurrentThread final : public SchedulerHandle {
   // unparks); otherwise lists `parker`, to be unparked when it is released.
   bool try_take_core(const std::shared_ptr<Parker>& parker);
   void release_core();
+//@ chapters reactor..
+  // Every event_interval polls: the driver's events, without sleeping.
+  void maintenance();
+//@ end
 
   Inject queue_;  // closed at shutdown: later wakes are dropped
   std::mutex core_mutex_;
   bool core_taken_ = false;
-  std::shared_ptr<Parker> driver_;  // the parker of the thread holding the core
+  std::shared_ptr<Parker> core_parker_;  // the parker of the thread holding the core
   std::vector<std::shared_ptr<Parker>> waiting_;  // block_on calls waiting for the core
+//@ chapters reactor..
+  std::uint32_t event_interval_;
+  std::uint32_t tick_ = 0;  // task polls; only the thread holding the core
+//@ end
 };
 
 }  // namespace rt::detail

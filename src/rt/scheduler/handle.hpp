@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <memory>
 
+//@ chapters reactor..
+#include "rt/runtime/driver.hpp"
+//@ end
 #include "rt/scheduler/owned_tasks.hpp"
 #include "rt/task/header.hpp"
 #include "rt/task/poll.hpp"
@@ -55,12 +58,25 @@ class SchedulerHandle : public Schedule {
   virtual std::uint64_t worker_steal_operations(std::size_t) const { return 0; }
   virtual std::size_t num_searching_workers() const { return 0; }
 //@ end
+//@ chapters reactor..
+
+  // The runtime's driver, or nullptr when the builder enabled none.
+  Driver* driver() const { return driver_.get(); }
+  // After shutdown(): every socket's waits end with an error, and nothing
+  // new can register.
+  void shutdown_driver() {
+    if (driver_) driver_->shutdown();
+  }
+//@ end
 
  protected:
   // Unlinks and cancels every task left; for shutdown.
   void cancel_all_tasks();
 
   OwnedTasks owned_;
+//@ chapters reactor..
+  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
+//@ end
 };
 
 }  // namespace rt::detail

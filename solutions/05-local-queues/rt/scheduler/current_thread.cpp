@@ -22,19 +22,19 @@ void CurrentThread::schedule(Header* task) {
     return;
   }
   if (core_held_here == this) return;  // a task (or the root) of the core's own thread
-  std::shared_ptr<Parker> driver;
+  std::shared_ptr<Parker> core_parker;
   {
     std::lock_guard lock(core_mutex_);
-    driver = driver_;
+    core_parker = core_parker_;
   }
-  if (driver) driver->unpark();  // nobody holds the core: the next block_on runs it
+  if (core_parker) core_parker->unpark();  // nobody holds the core: the next block_on runs it
 }
 
 bool CurrentThread::try_take_core(const std::shared_ptr<Parker>& parker) {
   std::lock_guard lock(core_mutex_);
   if (!core_taken_) {
     core_taken_ = true;
-    driver_ = parker;
+    core_parker_ = parker;
     core_held_here = this;
     return true;
   }
@@ -51,7 +51,7 @@ void CurrentThread::release_core() {
   {
     std::lock_guard lock(core_mutex_);
     core_taken_ = false;
-    driver_ = nullptr;
+    core_parker_ = nullptr;
     waiting.swap(waiting_);
   }
   for (const auto& parker : waiting) parker->unpark();  // each tries to take it

@@ -41,7 +41,7 @@ class CurrentThread final : public SchedulerHandle {
   Inject queue_;  // closed at shutdown: later wakes are dropped
   std::mutex core_mutex_;
   bool core_taken_ = false;
-  std::shared_ptr<Parker> driver_;  // the parker of the thread holding the core
+  std::shared_ptr<Parker> core_parker_;  // the parker of the thread holding the core
   std::vector<std::shared_ptr<Parker>> waiting_;  // block_on calls waiting for the core
 };
 

@@ -33,12 +33,19 @@ MultiThread::MultiThread(MultiThreadConfig config)
       idle_(config_.workers),
       workers_(config_.workers),
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
+//@ chapters reactor..
+  if (config_.driver.enable_io) driver_ = std::make_unique<Driver>(config_.driver);
+//@ end
 //@ chapters local-queues..
   for (Worker& worker : workers_) {
     if (config_.global_queue_interval) worker.global_queue_interval = *config_.global_queue_interval;
 //@ end
 //@ chapters lifo-slot..
     worker.lifo_enabled = !config_.disable_lifo_slot;
+//@ end
+//@ chapters reactor..
+    // A worker that parks while the driver is free sleeps in it.
+    worker.parker.set_driver(driver_.get());
 //@ end
 //@ chapters local-queues..
   }
@@ -445,6 +452,12 @@ bool MultiThread::maintenance(Worker& worker) {
   worker.stats.end_batch(now);
   worker.stats.start_batch(now);
 //@ end
+//@ chapters reactor..
+  // A worker that never runs dry still hears of I/O now and then: what is
+  // ready now, if nobody else is in the driver. The tasks it wakes are
+  // queued here, on this worker.
+  if (driver_) driver_->poll();
+//@ end
 //@ chapters coop..
   // Tasks that yielded wait no longer than this, even on a busy worker.
   wake_deferred(worker);
@@ -518,6 +531,22 @@ void MultiThread::transition_from_searching(Worker& worker) {
 }
 
 bool MultiThread::transition_from_parked(std::size_t index) {
+//@ end
+//@ chapters reactor..
+  // Asleep in the driver, it queued the tasks its events woke on itself:
+  // it runs them, whether or not a notifier woke it.
+  Worker& worker = workers_[index];
+  if (has_own_tasks(worker)) {
+    // Unlisted by itself, it is awake and not searching; a notifier that
+    // took it off the list counted it as searching.
+    worker.is_searching = !idle_.unpark_worker_by_id(index);
+    // More than it can run next: another worker could help (Tokio's
+    // should_notify_others).
+    if (!worker.is_searching && worker.run_queue.len() + (worker.lifo_slot ? 1 : 0) > 1) notify_parked();
+    return true;
+  }
+//@ end
+//@ chapters stealing..
   // Still listed as asleep: nobody woke it for work (a spurious wake-up).
   if (idle_.is_parked(index)) return false;
   // Woken by a notifier, which counted it as searching.

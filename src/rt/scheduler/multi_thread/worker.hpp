@@ -88,6 +88,9 @@
 #include "rt/util/fast_rand.hpp"
 //@ end
 #include "rt/scheduler/park.hpp"
+//@ chapters reactor..
+#include "rt/runtime/driver.hpp"
+//@ end
 #include "rt/todo.hpp"
 #include "rt/util/counter.hpp"
 
@@ -106,6 +109,9 @@ struct MultiThreadConfig {
   std::uint32_t event_interval = 61;
 //@ chapters lifo-slot..
   bool disable_lifo_slot = false;
+//@ end
+//@ chapters reactor..
+  DriverConfig driver;
 //@ end
 };
 

@@ -1,0 +1,106 @@
+//@ file reactor..
+// TcpStream's operations, compiled once per runtime; see tcp_stream.hpp.
+#include "rt/net/tcp_stream.hpp"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+namespace rt::net {
+
+namespace {
+
+[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::system_category(), what); }
+
+SocketAddr name_of(int fd, int (*get)(int, sockaddr*, socklen_t*), const char* what) {
+  sockaddr_storage storage{};
+  socklen_t length = sizeof storage;
+  if (get(fd, reinterpret_cast<sockaddr*>(&storage), &length) < 0) fail(what);
+  return SocketAddr::from_raw(reinterpret_cast<sockaddr*>(&storage), length);
+}
+
+}  // namespace
+
+//@ listing connect
+Task<TcpStream> TcpStream::connect(SocketAddr address) {
+  int fd = ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) fail("socket");
+  // Registered first (this throws without a runtime with I/O), so that
+  // the connection's completion is an event the driver reports.
+  auto io = std::make_shared<rt::detail::Registration>(fd);
+  if (::connect(fd, address.raw(), address.length()) < 0 && errno != EINPROGRESS) fail("connect");
+  // Connected, or refused: either way the socket becomes writable.
+  co_await io::Readiness(*io, io::Direction::write);
+  int error = 0;
+  socklen_t length = sizeof error;
+  if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) < 0) fail("getsockopt");
+  if (error != 0) throw std::system_error(error, std::system_category(), "connect");
+  co_return TcpStream(std::move(io));
+}
+//@ listing-end connect
+
+TcpStream TcpStream::from_fd(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) fail("fcntl");
+  return TcpStream(std::make_shared<rt::detail::Registration>(fd));
+}
+
+Task<> TcpStream::read_exact(std::span<char> buffer) {
+  while (!buffer.empty()) {
+    std::size_t n = co_await read(buffer);
+    if (n == 0) throw UnexpectedEof();
+    buffer = buffer.subspan(n);
+  }
+}
+
+Task<> TcpStream::write_all(std::string_view data) {
+  while (!data.empty()) data.remove_prefix(co_await write(data));
+}
+
+std::optional<std::size_t> TcpStream::try_read(std::span<char> buffer) {
+  std::optional<ssize_t> done = io_->try_io(io::Direction::read, io::receive_call(buffer));
+  if (!done) return std::nullopt;
+  return static_cast<std::size_t>(*done);
+}
+
+std::optional<std::size_t> TcpStream::try_write(std::string_view data) {
+  std::optional<ssize_t> done = io_->try_io(io::Direction::write, io::send_call(data));
+  if (!done) return std::nullopt;
+  return static_cast<std::size_t>(*done);
+}
+
+void TcpStream::shutdown() {
+  if (::shutdown(io_->fd(), SHUT_WR) < 0 && errno != ENOTCONN) fail("shutdown");
+}
+
+void TcpStream::set_nodelay(bool nodelay) {
+  int value = nodelay ? 1 : 0;
+  if (::setsockopt(io_->fd(), IPPROTO_TCP, TCP_NODELAY, &value, sizeof value) < 0) fail("setsockopt");
+}
+
+bool TcpStream::nodelay() const {
+  int value = 0;
+  socklen_t length = sizeof value;
+  if (::getsockopt(io_->fd(), IPPROTO_TCP, TCP_NODELAY, &value, &length) < 0) fail("getsockopt");
+  return value != 0;
+}
+
+SocketAddr TcpStream::peer_addr() const { return name_of(io_->fd(), ::getpeername, "getpeername"); }
+SocketAddr TcpStream::local_addr() const { return name_of(io_->fd(), ::getsockname, "getsockname"); }
+
+std::pair<OwnedReadHalf, OwnedWriteHalf> TcpStream::into_split() && {
+  std::shared_ptr<rt::detail::Registration> io = std::move(io_);
+  return {OwnedReadHalf(io), OwnedWriteHalf(io)};
+}
+
+OwnedWriteHalf::~OwnedWriteHalf() {
+  // Moved from: nothing to shut down.
+  if (stream_.io_) ::shutdown(stream_.io_->fd(), SHUT_WR);
+}
+
+}  // namespace rt::net
