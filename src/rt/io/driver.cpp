@@ -74,17 +74,18 @@ void IoDriver::unpark() {
 }
 
 //@ listing turn
-void IoDriver::turn(int timeout_ms) {
+std::size_t IoDriver::turn(int timeout_ms) {
   //@ exercise reactor turn
   // The events of the last turn are all dispatched: what was released
   // since can be freed now.
   if (registrations_.needs_release()) registrations_.release();
   int count = ::epoll_wait(epoll_fd_, events_.data(), static_cast<int>(events_.size()), timeout_ms);
   if (count < 0) {
-    if (errno == EINTR) return;  // a signal: the caller looks around and parks again
+    if (errno == EINTR) return 0;  // a signal: the caller looks around and parks again
     fail("epoll_wait");
   }
   for (int i = 0; i < count; ++i) dispatch(events_[i]);
+  return static_cast<std::size_t>(count);
   //@ starter
   // TODO: one turn of the driver:
   //  - first free the registrations released since the last turn
@@ -92,8 +93,8 @@ void IoDriver::turn(int timeout_ms) {
   //    event of the last epoll_wait can name them any more;
   //  - wait for events (::epoll_wait on epoll_fd_, into events_, at most
   //    events_.size() of them, for timeout_ms); EINTR is not an error:
-  //    just return;
-  //  - hand each event to dispatch().
+  //    just return 0;
+  //  - hand each event to dispatch(), and return how many came.
   // Hint: why free the released registrations here, and not when they
   // are deregistered?
   (void)timeout_ms;

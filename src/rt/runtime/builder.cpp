@@ -11,6 +11,9 @@
 #include <thread>
 
 #include "rt/runtime.hpp"
+//@ chapters reactor..
+#include "rt/runtime/driver.hpp"
+//@ end
 #include "rt/scheduler/current_thread.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 
@@ -82,9 +85,8 @@ Runtime Builder::build() {
 //@ chapters ..coop
   if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>());
 //@ else
-  detail::DriverConfig driver{enable_io_, max_io_events_per_tick_};
   if (kind_ == Kind::CurrentThread) {
-    return Runtime(std::make_shared<detail::CurrentThread>(driver, event_interval_));
+    return Runtime(std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_));
   }
 //@ end
   detail::MultiThreadConfig config;
@@ -96,13 +98,23 @@ Runtime Builder::build() {
   config.disable_lifo_slot = disable_lifo_slot_;
 //@ end
 //@ chapters reactor..
-  config.driver = driver;
+  config.driver = driver_config(false);
 //@ end
   auto scheduler = std::make_shared<detail::MultiThread>(std::move(config));
   scheduler->start();
   return Runtime(std::move(scheduler));
 }
 
+//@ chapters reactor..
+detail::DriverConfig Builder::driver_config(bool current_thread) const {
+  detail::DriverConfig config;
+  config.enable_io = enable_io_;
+  config.max_io_events_per_tick = max_io_events_per_tick_;
+  (void)current_thread;  // chapter 10: only its clock may be paused
+  return config;
+}
+
+//@ end
 Runtime::Runtime() : Runtime(std::make_shared<detail::CurrentThread>()) {}
 
 Runtime& Runtime::operator=(Runtime&& other) noexcept {

@@ -20,6 +20,11 @@
 namespace rt {
 
 class Runtime;
+//@ chapters reactor..
+namespace detail {
+struct DriverConfig;
+}  // namespace detail
+//@ end
 
 class Builder {
  public:
@@ -44,7 +49,7 @@ class Builder {
 //@ chapters reactor..
 
   // Turns the I/O driver on: without it, creating a socket throws. Tokio's
-  // enable_io; enable_all turns on every driver this runtime has.
+  // enable_io; enable_all turns on every driver the runtime has.
   Builder& enable_io();
   Builder& enable_all();
   // At most how many events one turn of the I/O driver takes (1024).
@@ -78,6 +83,8 @@ class Builder {
 //@ end
   std::uint32_t event_interval_ = 61;
 //@ chapters reactor..
+  detail::DriverConfig driver_config(bool current_thread) const;
+
   bool enable_io_ = false;
   std::size_t max_io_events_per_tick_ = 1024;
 //@ end

@@ -11,6 +11,11 @@ namespace rt::detail {
 Driver::Driver(const DriverConfig& config)
     : io_(std::make_shared<IoDriver>(config.max_io_events_per_tick)) {}
 
+std::unique_ptr<Driver> make_driver(const DriverConfig& config) {
+  if (!config.enable_io) return nullptr;
+  return std::make_unique<Driver>(config);
+}
+
 void Driver::poll() {
   if (!try_lock()) return;  // somebody else is in it, and dispatches
   struct Unlock {

@@ -46,6 +46,9 @@ class Driver {
   std::shared_ptr<IoDriver> io_;  // shared with every registration, which may outlive the runtime
 };
 
+// The runtime's driver, or nullptr when the builder enabled none.
+std::unique_ptr<Driver> make_driver(const DriverConfig& config);
+
 // The driver of the runtime this thread runs in, for a new socket. Throws,
 // naming what to do, when there is no runtime or it has no I/O enabled.
 const std::shared_ptr<IoDriver>& current_io_driver();

@@ -19,7 +19,7 @@ thread_local const CurrentThread* core_held_here = nullptr;
 //@ chapters reactor..
 CurrentThread::CurrentThread(const DriverConfig& driver, std::uint32_t event_interval)
     : event_interval_(event_interval) {
-  if (driver.enable_io) driver_ = std::make_unique<Driver>(driver);
+  driver_ = make_driver(driver);
 }
 
 void CurrentThread::maintenance() {

@@ -10,7 +10,11 @@ void Parker::park() {
   int expected = notified;
   // acquire: see what the unparker wrote before it notified.
   if (state_.compare_exchange_strong(expected, empty, std::memory_order_acquire)) return;
+  //@ mutant reactor park_never_drives: always sleeps on the condition variable, so nobody waits in epoll_wait
   if (driver_ && driver_->try_lock()) {
+  //@ instead
+  if ((false)) {
+  //@ end
     park_driver();
     driver_->unlock();
   } else {

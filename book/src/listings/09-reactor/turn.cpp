@@ -1,13 +1,14 @@
-void IoDriver::turn(int timeout_ms) {
+std::size_t IoDriver::turn(int timeout_ms) {
   // The events of the last turn are all dispatched: what was released
   // since can be freed now.
   if (registrations_.needs_release()) registrations_.release();
   int count = ::epoll_wait(epoll_fd_, events_.data(), static_cast<int>(events_.size()), timeout_ms);
   if (count < 0) {
-    if (errno == EINTR) return;  // a signal: the caller looks around and parks again
+    if (errno == EINTR) return 0;  // a signal: the caller looks around and parks again
     fail("epoll_wait");
   }
   for (int i = 0; i < count; ++i) dispatch(events_[i]);
+  return static_cast<std::size_t>(count);
 }
 
 void IoDriver::dispatch(const epoll_event& event) {

@@ -1,12 +1,12 @@
-void IoDriver::turn(int timeout_ms) {
+std::size_t IoDriver::turn(int timeout_ms) {
   // TODO: one turn of the driver:
   //  - first free the registrations released since the last turn
   //    (registrations_.needs_release(), registrations_.release()): no
   //    event of the last epoll_wait can name them any more;
   //  - wait for events (::epoll_wait on epoll_fd_, into events_, at most
   //    events_.size() of them, for timeout_ms); EINTR is not an error:
-  //    just return;
-  //  - hand each event to dispatch().
+  //    just return 0;
+  //  - hand each event to dispatch(), and return how many came.
   // Hint: why free the released registrations here, and not when they
   // are deregistered?
   (void)timeout_ms;

@@ -44,8 +44,9 @@ class IoDriver {
   void shutdown();
 
   // The thread holding the driver: waits up to `timeout_ms` (-1: no limit,
-  // 0: not at all) for events, and dispatches them.
-  void turn(int timeout_ms);
+  // 0: not at all) for events, and dispatches them. Returns how many
+  // events came (an unpark counts).
+  std::size_t turn(int timeout_ms);
 
   // Metrics (Tokio's io_driver_ready_count, fd_registered, fd_deregistered).
   std::uint64_t ready_count() const { return ready_count_.load(std::memory_order_relaxed); }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "rt/runtime.hpp"
+#include "rt/runtime/driver.hpp"
 #include "rt/scheduler/current_thread.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 
@@ -73,9 +74,8 @@ std::size_t Builder::default_worker_threads() {
 }
 
 Runtime Builder::build() {
-  detail::DriverConfig driver{enable_io_, max_io_events_per_tick_};
   if (kind_ == Kind::CurrentThread) {
-    return Runtime(std::make_shared<detail::CurrentThread>(driver, event_interval_));
+    return Runtime(std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_));
   }
   detail::MultiThreadConfig config;
   config.workers = worker_threads_ ? *worker_threads_ : default_worker_threads();
@@ -83,10 +83,18 @@ Runtime Builder::build() {
   config.global_queue_interval = global_queue_interval_;
   config.event_interval = event_interval_;
   config.disable_lifo_slot = disable_lifo_slot_;
-  config.driver = driver;
+  config.driver = driver_config(false);
   auto scheduler = std::make_shared<detail::MultiThread>(std::move(config));
   scheduler->start();
   return Runtime(std::move(scheduler));
+}
+
+detail::DriverConfig Builder::driver_config(bool current_thread) const {
+  detail::DriverConfig config;
+  config.enable_io = enable_io_;
+  config.max_io_events_per_tick = max_io_events_per_tick_;
+  (void)current_thread;  // chapter 10: only its clock may be paused
+  return config;
 }
 
 Runtime::Runtime() : Runtime(std::make_shared<detail::CurrentThread>()) {}

@@ -20,6 +20,9 @@
 namespace rt {
 
 class Runtime;
+namespace detail {
+struct DriverConfig;
+}  // namespace detail
 
 class Builder {
  public:
@@ -38,7 +41,7 @@ class Builder {
   Builder& event_interval(std::uint32_t ticks);
 
   // Turns the I/O driver on: without it, creating a socket throws. Tokio's
-  // enable_io; enable_all turns on every driver this runtime has.
+  // enable_io; enable_all turns on every driver the runtime has.
   Builder& enable_io();
   Builder& enable_all();
   // At most how many events one turn of the I/O driver takes (1024).
@@ -66,6 +69,8 @@ class Builder {
   std::optional<std::uint32_t> global_queue_interval_;
   bool disable_lifo_slot_ = false;
   std::uint32_t event_interval_ = 61;
+  detail::DriverConfig driver_config(bool current_thread) const;
+
   bool enable_io_ = false;
   std::size_t max_io_events_per_tick_ = 1024;
 };

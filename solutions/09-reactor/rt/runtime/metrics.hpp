@@ -81,7 +81,7 @@ class RuntimeMetrics {
   // 0 without I/O enabled.
   std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
     detail::Driver* driver = scheduler_->driver();
-    return driver ? (*driver->io().*metric)() : 0;
+    return driver && driver->io() ? (*driver->io().*metric)() : 0;
   }
 
   std::shared_ptr<detail::SchedulerHandle> scheduler_;

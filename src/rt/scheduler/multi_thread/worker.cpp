@@ -34,7 +34,7 @@ MultiThread::MultiThread(MultiThreadConfig config)
       workers_(config_.workers),
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
 //@ chapters reactor..
-  if (config_.driver.enable_io) driver_ = std::make_unique<Driver>(config_.driver);
+  driver_ = make_driver(config_.driver);
 //@ end
 //@ chapters local-queues..
   for (Worker& worker : workers_) {

@@ -29,7 +29,7 @@ MultiThread::MultiThread(MultiThreadConfig config)
       idle_(config_.workers),
       workers_(config_.workers),
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
-  if (config_.driver.enable_io) driver_ = std::make_unique<Driver>(config_.driver);
+  driver_ = make_driver(config_.driver);
   for (Worker& worker : workers_) {
     if (config_.global_queue_interval) worker.global_queue_interval = *config_.global_queue_interval;
     worker.lifo_enabled = !config_.disable_lifo_slot;
