@@ -38,4 +38,10 @@
 // The runtime has an I/O driver (rt::Builder::enable_io) and rt::net.
 #define RT_HAS_IO 1
 //@ end
+//@ chapters timers..
+#include "rt/time.hpp"
+
+// The runtime has timers (rt::Builder::enable_time) and rt::time.
+#define RT_HAS_TIME 1
+//@ end
 #include "rt/todo.hpp"

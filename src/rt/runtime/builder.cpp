@@ -48,7 +48,24 @@ Builder& Builder::enable_io() {
   return *this;
 }
 
+//@ end
+//@ chapters reactor
 Builder& Builder::enable_all() { return enable_io(); }
+//@ end
+//@ chapters timers..
+Builder& Builder::enable_all() { return enable_io().enable_time(); }
+
+Builder& Builder::enable_time() {
+  enable_time_ = true;
+  return *this;
+}
+
+Builder& Builder::start_paused(bool paused) {
+  start_paused_ = paused;
+  return *this;
+}
+//@ end
+//@ chapters reactor..
 
 Builder& Builder::max_io_events_per_tick(std::size_t events) {
   if (events == 0) throw std::invalid_argument("max_io_events_per_tick must be greater than 0");
@@ -110,7 +127,19 @@ detail::DriverConfig Builder::driver_config(bool current_thread) const {
   detail::DriverConfig config;
   config.enable_io = enable_io_;
   config.max_io_events_per_tick = max_io_events_per_tick_;
-  (void)current_thread;  // chapter 10: only its clock may be paused
+//@ end
+//@ chapters reactor
+  (void)current_thread;
+//@ end
+//@ chapters timers..
+  if (start_paused_ && !current_thread) {
+    throw std::invalid_argument("start_paused: the clock can be paused on a current-thread runtime only");
+  }
+  config.enable_time = enable_time_;
+  config.start_paused = start_paused_;
+  config.pausable = current_thread;
+//@ end
+//@ chapters reactor..
   return config;
 }
 

@@ -55,6 +55,14 @@ class Builder {
   // At most how many events one turn of the I/O driver takes (1024).
   Builder& max_io_events_per_tick(std::size_t events);
 //@ end
+//@ chapters timers..
+  // Turns the timers on: without it, creating a Sleep throws. Tokio's
+  // enable_time.
+  Builder& enable_time();
+  // The clock starts paused (current-thread only): for tests, whose
+  // timers then fire as soon as nothing else is left to do.
+  Builder& start_paused(bool paused);
+//@ end
 
 //@ chapters lifo-slot..
   // Turns the LIFO slot off: every task woken on a worker goes to the back
@@ -87,6 +95,10 @@ class Builder {
 
   bool enable_io_ = false;
   std::size_t max_io_events_per_tick_ = 1024;
+//@ end
+//@ chapters timers..
+  bool enable_time_ = false;
+  bool start_paused_ = false;
 //@ end
 };
 

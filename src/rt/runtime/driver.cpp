@@ -1,4 +1,4 @@
-//@ file reactor..
+//@ file reactor
 // The runtime's driver, compiled once per runtime; see driver.hpp.
 #include "rt/runtime/driver.hpp"
 

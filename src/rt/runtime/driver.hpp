@@ -1,4 +1,4 @@
-//@ file reactor..
+//@ file reactor
 // Driver: what a runtime's idle thread parks in, so that it waits for I/O
 // while it waits for work. Mirrors Tokio's runtime/driver.rs (the stack of
 // drivers) and the TryLock around it in scheduler/multi_thread/park.rs.

@@ -84,6 +84,19 @@ class RuntimeMetrics {
     return io_metric(&detail::IoDriver::fd_deregistered_count);
   }
 //@ end
+//@ chapters timers..
+
+  // The course's: timers registered so far (a Sleep's first poll), and
+  // timers in the wheel right now. 0 without timers enabled.
+  std::uint64_t timer_registration_count() const {
+    detail::Driver* driver = scheduler_->driver();
+    return driver && driver->time() ? driver->time()->registrations() : 0;
+  }
+  std::size_t num_timers() const {
+    detail::Driver* driver = scheduler_->driver();
+    return driver && driver->time() ? driver->time()->num_timers() : 0;
+  }
+//@ end
 
  private:
 //@ chapters reactor..

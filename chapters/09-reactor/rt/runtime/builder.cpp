@@ -93,7 +93,7 @@ detail::DriverConfig Builder::driver_config(bool current_thread) const {
   detail::DriverConfig config;
   config.enable_io = enable_io_;
   config.max_io_events_per_tick = max_io_events_per_tick_;
-  (void)current_thread;  // chapter 10: only its clock may be paused
+  (void)current_thread;
   return config;
 }
 

@@ -1,0 +1,2 @@
+// Placeholder, replaced by the chapter's experiment.
+int main() { return 0; }
