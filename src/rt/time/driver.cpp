@@ -18,6 +18,7 @@ constexpr std::int64_t nanos_per_tick = 1'000'000;  // 1 ms
 TimeDriver::TimeDriver(std::shared_ptr<IoDriver> io, bool start_paused)
     : io_(std::move(io)), clock_(start_paused), start_(clock_.now()) {}
 
+//@ listing ticks
 std::uint64_t TimeDriver::deadline_to_tick(time::Instant deadline) const {
   std::int64_t nanos = (deadline - start_).count();
   if (nanos <= 0) return 0;
@@ -32,6 +33,7 @@ std::uint64_t TimeDriver::now_tick() const {
   std::int64_t nanos = (clock_.now() - start_).count();
   return nanos <= 0 ? 0 : static_cast<std::uint64_t>(nanos / nanos_per_tick);  // down
 }
+//@ listing-end ticks
 
 time::Instant TimeDriver::tick_to_instant(std::uint64_t tick) const {
   return start_ + std::chrono::milliseconds(tick);
@@ -112,6 +114,7 @@ std::size_t TimeDriver::num_timers() {
   return num_timers_;
 }
 
+//@ listing park_timeout
 int TimeDriver::park_timeout(int timeout_ms) {
   std::lock_guard lock(mutex_);
   std::optional<std::uint64_t> next = wheel_.next_expiration_time();
@@ -123,6 +126,7 @@ int TimeDriver::park_timeout(int timeout_ms) {
   auto until_ms = static_cast<int>(std::min<std::uint64_t>(until, INT_MAX));
   return timeout_ms < 0 ? until_ms : std::min(timeout_ms, until_ms);
 }
+//@ listing-end park_timeout
 
 //@ listing time_park
 void TimeDriver::park(int timeout_ms) {

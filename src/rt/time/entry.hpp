@@ -13,6 +13,7 @@
 
 namespace rt::detail {
 
+//@ listing timer_entry
 struct TimerEntry {
   enum class State { idle, registered, fired };
 
@@ -27,6 +28,7 @@ struct TimerEntry {
   TimerEntry* prev = nullptr;
   TimerEntry* next = nullptr;
 };
+//@ listing-end timer_entry
 
 // A doubly linked list of entries, linked through the entries themselves.
 class EntryList {

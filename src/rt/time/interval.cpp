@@ -20,6 +20,7 @@ bool Interval::Tick::poll(Context& cx) {
   return true;
 }
 
+//@ listing next_timeout
 Instant Interval::next_timeout(Instant timeout, Instant now) const {
   // Less than 5 ms late is on time (Tokio's threshold): the next tick is
   // a period after this one.
@@ -35,6 +36,7 @@ Instant Interval::next_timeout(Instant timeout, Instant now) const {
   }
   return timeout + period_;
 }
+//@ listing-end next_timeout
 
 void Interval::reset() { delay_.reset(Instant::now() + period_); }
 

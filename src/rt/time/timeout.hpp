@@ -40,6 +40,7 @@ class TimeoutLeaf : public Leaf<TimeoutLeaf<T>> {
   TimeoutLeaf(Instant deadline, Task<T> task)
       : task_(std::move(task)), poller_(task_.handle()), sleep_(deadline) {}
 
+//@ listing timeout_poll
   bool poll(Context& cx) override {
     if (poller_.poll(cx)) return true;
     if (sleep_.poll(cx)) {
@@ -56,6 +57,7 @@ class TimeoutLeaf : public Leaf<TimeoutLeaf<T>> {
     }
     return task_.take_result();
   }
+//@ listing-end timeout_poll
 
  private:
   Task<T> task_;

@@ -38,6 +38,7 @@ unsigned Wheel::level_for(std::uint64_t elapsed, std::uint64_t when) {
 }
 //@ listing-end level_for
 
+//@ listing wheel_insert_remove
 bool Wheel::insert(TimerEntry* entry) {
   if (entry->deadline <= elapsed_) return false;  // due now: the caller fires it
   entry->pending = false;
@@ -53,6 +54,7 @@ void Wheel::remove(TimerEntry* entry) {
     levels_[entry->level].remove_entry(entry);
   }
 }
+//@ listing-end wheel_insert_remove
 
 std::optional<Expiration> Wheel::next_expiration() const {
   // Level 0's next slot comes before any of level 1's, and so on up.
