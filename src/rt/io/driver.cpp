@@ -105,7 +105,7 @@ std::size_t IoDriver::turn(int timeout_ms) {
 void IoDriver::dispatch(const epoll_event& event) {
   //@ exercise reactor dispatch
   if (event.data.u64 == wake_token) {
-    // An unpark: empty the counter, so that the next write is an edge.
+    // An unpark: empty the counter, so that writes never fill it up.
     std::uint64_t value;
     [[maybe_unused]] ssize_t drained = ::read(wake_fd_, &value, sizeof value);
     return;
@@ -122,8 +122,8 @@ void IoDriver::dispatch(const epoll_event& event) {
   //@ starter
   // TODO: one event from epoll_wait:
   //  - event.data.u64 == wake_token: it is the eventfd that unpark()
-  //    writes; read its counter (8 bytes from wake_fd_) so that the next
-  //    write is a new edge, and that is all;
+  //    writes; read its counter (8 bytes from wake_fd_) so that writes
+  //    never fill it up, and that is all;
   //  - otherwise event.data.ptr is the ScheduledIo of a socket: turn the
   //    epoll bits into io::Ready (io::from_epoll(event.events)), record
   //    them (set_readiness), then wake the tasks waiting for them (wake),

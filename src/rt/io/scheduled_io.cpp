@@ -129,6 +129,7 @@ ReadyEvent ScheduledIo::ready_event(io::Direction direction) const {
   return event_of(readiness_.load(std::memory_order_acquire), direction);
 }
 
+//@ listing wake
 void ScheduledIo::wake(io::Ready ready) {
   Waker reader;
   Waker writer;
@@ -147,5 +148,6 @@ void ScheduledIo::shutdown() {
   readiness_.fetch_or(shutdown_bit, std::memory_order_acq_rel);
   wake(io::mask(io::Direction::read) | io::mask(io::Direction::write));
 }
+//@ listing-end wake
 
 }  // namespace rt::detail

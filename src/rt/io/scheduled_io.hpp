@@ -39,6 +39,7 @@ namespace rt::detail {
 // at exactly that moment.
 inline std::atomic<void (*)()> before_io_waker_stored{nullptr};
 
+//@ listing scheduled_io
 // What a task saw when it found a socket ready: the tick says which
 // events it has seen, so that clearing forgets those and no others.
 struct ReadyEvent {
@@ -80,5 +81,6 @@ class ScheduledIo {
   Waker reader_;  // the task waiting to read, if any
   Waker writer_;  // the task waiting to write, if any
 };
+//@ listing-end scheduled_io
 
 }  // namespace rt::detail

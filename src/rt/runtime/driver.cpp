@@ -16,6 +16,7 @@ std::unique_ptr<Driver> make_driver(const DriverConfig& config) {
   return std::make_unique<Driver>(config);
 }
 
+//@ listing driver_poll
 void Driver::poll() {
   if (!try_lock()) return;  // somebody else is in it, and dispatches
   struct Unlock {
@@ -39,5 +40,6 @@ const std::shared_ptr<IoDriver>& current_io_driver() {
   }
   return driver->io();
 }
+//@ listing-end driver_poll
 
 }  // namespace rt::detail

@@ -85,8 +85,8 @@ std::size_t IoDriver::turn(int timeout_ms) {
 void IoDriver::dispatch(const epoll_event& event) {
   // TODO: one event from epoll_wait:
   //  - event.data.u64 == wake_token: it is the eventfd that unpark()
-  //    writes; read its counter (8 bytes from wake_fd_) so that the next
-  //    write is a new edge, and that is all;
+  //    writes; read its counter (8 bytes from wake_fd_) so that writes
+  //    never fill it up, and that is all;
   //  - otherwise event.data.ptr is the ScheduledIo of a socket: turn the
   //    epoll bits into io::Ready (io::from_epoll(event.events)), record
   //    them (set_readiness), then wake the tasks waiting for them (wake),

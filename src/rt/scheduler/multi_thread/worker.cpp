@@ -445,6 +445,7 @@ Header* MultiThread::next_lifo_task(Worker& worker) {
 //@ end
 //@ chapters local-queues..
 
+//@ listing maintenance
 bool MultiThread::maintenance(Worker& worker) {
   // A batch ends here too, so that a worker that never runs dry still
   // measures its polls.
@@ -465,6 +466,7 @@ bool MultiThread::maintenance(Worker& worker) {
 //@ chapters local-queues..
   return !inject_.is_closed();
 }
+//@ listing-end maintenance
 
 void MultiThread::tune_global_queue_interval(Worker& worker) {
   if (config_.global_queue_interval) return;  // fixed by the builder
