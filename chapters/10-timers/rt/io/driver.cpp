@@ -82,7 +82,7 @@ std::size_t IoDriver::turn(int timeout_ms) {
 
 void IoDriver::dispatch(const epoll_event& event) {
   if (event.data.u64 == wake_token) {
-    // An unpark: empty the counter, so that the next write is an edge.
+    // An unpark: empty the counter, so that writes never fill it up.
     std::uint64_t value;
     [[maybe_unused]] ssize_t drained = ::read(wake_fd_, &value, sizeof value);
     return;

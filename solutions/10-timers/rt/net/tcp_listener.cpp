@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <system_error>
 
+#include "rt/runtime/driver.hpp"
+
 namespace rt::net {
 
 namespace {
@@ -29,16 +31,22 @@ ssize_t accept_one(int fd, void* state) {
 }  // namespace
 
 TcpListener TcpListener::bind(const SocketAddr& address) {
+  // The driver is looked up first, so that without a runtime with I/O
+  // nothing is created.
+  rt::detail::current_io_driver();
   int fd = ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) fail("socket");
-  // Registered first: without a runtime with I/O this throws, and closes fd.
-  auto io = std::make_unique<rt::detail::Registration>(fd);
   int yes = 1;
   // A restarted server can bind its port again at once (as Tokio's does).
-  if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes) < 0) fail("setsockopt");
-  if (::bind(fd, address.raw(), address.length()) < 0) fail("bind");
-  if (::listen(fd, 1024) < 0) fail("listen");
-  return TcpListener(std::move(io));
+  if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes) < 0 ||
+      ::bind(fd, address.raw(), address.length()) < 0 || ::listen(fd, 1024) < 0) {
+    int error = errno;
+    ::close(fd);
+    throw std::system_error(error, std::system_category(), "bind");
+  }
+  // Registered once listening: epoll reports a socket that is neither
+  // listening nor connected as hung up, and closed bits never clear.
+  return TcpListener(std::make_unique<rt::detail::Registration>(fd));
 }
 
 bool TcpListener::Accept::poll(Context& cx) {

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <system_error>
 
+#include "rt/runtime/driver.hpp"
+
 namespace rt::net {
 
 namespace {
@@ -27,12 +29,17 @@ SocketAddr name_of(int fd, int (*get)(int, sockaddr*, socklen_t*), const char* w
 }  // namespace
 
 Task<TcpStream> TcpStream::connect(SocketAddr address) {
+  rt::detail::current_io_driver();  // throws without a runtime with I/O, before anything is made
   int fd = ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) fail("socket");
-  // Registered first (this throws without a runtime with I/O), so that
-  // the connection's completion is an event the driver reports.
+  if (::connect(fd, address.raw(), address.length()) < 0 && errno != EINPROGRESS) {
+    int error = errno;
+    ::close(fd);
+    throw std::system_error(error, std::system_category(), "connect");
+  }
+  // Registered once connecting: epoll reports a socket that is not
+  // connected yet as hung up, and closed bits never clear.
   auto io = std::make_shared<rt::detail::Registration>(fd);
-  if (::connect(fd, address.raw(), address.length()) < 0 && errno != EINPROGRESS) fail("connect");
   // Connected, or refused: either way the socket becomes writable.
   co_await io::Readiness(*io, io::Direction::write);
   int error = 0;
