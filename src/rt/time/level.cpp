@@ -63,7 +63,7 @@ std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
   if (deadline <= now) deadline += level_range(level_);
   return Expiration{level_, *slot, deadline};
   //@ starter
-  // TODO: the first occupied slot at or after `now`'s slot
+  // TODO: the first occupied slot after `now`'s slot
   // (next_occupied_slot(now)), and the tick it fires at: the start of the
   // level's current span (now rounded down to a multiple of
   // level_range(level_)) plus slot * slot_range(level_). If that is not
@@ -79,22 +79,29 @@ std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
 std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
   //@ exercise timers next_expiration
   if (occupied_ == 0) return std::nullopt;
-  // Rotate so that now's slot is bit 0; the first set bit from there is
-  // the next occupied slot, going round.
+  // Rotate so that the slot after now's is bit 0; the first set bit from
+  // there is the next occupied slot, going round. Now's own slot comes
+  // last: below the top level it is never occupied (a deadline there
+  // would be at a lower level), and at the top level it holds only timers
+  // a whole round or more away.
   auto now_slot = static_cast<unsigned>((now / slot_range(level_)) % slots_per_level);
+  unsigned from = (now_slot + 1) % slots_per_level;
   //@ mutant timers next_slot_unrotated: looks for the first occupied slot from slot 0, not from now's
-  std::uint64_t rotated = std::rotr(occupied_, static_cast<int>(now_slot));
+  std::uint64_t rotated = std::rotr(occupied_, static_cast<int>(from));
   //@ instead
   std::uint64_t rotated = occupied_;
-  now_slot = 0;
+  from = 0;
   //@ end
-  return (static_cast<unsigned>(std::countr_zero(rotated)) + now_slot) % slots_per_level;
+  return (static_cast<unsigned>(std::countr_zero(rotated)) + from) % slots_per_level;
   //@ starter
-  // TODO: the first slot at or after now's slot (now / slot_range(level_),
-  // modulo 64) whose bit is set in occupied_, going round past 63 to 0;
-  // nothing if no bit is set. Two bit operations do it, with no loop:
-  // std::rotr and std::countr_zero (<bit>).
+  // TODO: the first slot after now's slot (now / slot_range(level_),
+  // modulo 64) whose bit is set in occupied_, going round past 63 to 0
+  // and ending with now's slot itself; nothing if no bit is set. Two bit
+  // operations do it, with no loop: std::rotr and std::countr_zero
+  // (<bit>).
   // Hint: slots before now's slot are the next round's, not this one's.
+  // Why does now's own slot come last? Think of the top level, where a
+  // timer years away shares the slot numbers of this round.
   (void)now;
   throw Todo("@NN@ next_expiration (@FILE@)");
   //@ end

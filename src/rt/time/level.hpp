@@ -40,7 +40,8 @@ class Level {
   unsigned slot_for(std::uint64_t deadline) const;
   void add_entry(TimerEntry* entry);
   void remove_entry(TimerEntry* entry);
-  // The first slot with entries at or after `now`'s, and its deadline.
+  // The first slot with entries after `now`'s (now's own last), and its
+  // deadline.
   std::optional<Expiration> next_expiration(std::uint64_t now) const;
   // Every entry of `slot`, taken out.
   EntryList take_slot(unsigned slot);

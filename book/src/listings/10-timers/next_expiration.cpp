@@ -12,9 +12,13 @@ std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
 
 std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
   if (occupied_ == 0) return std::nullopt;
-  // Rotate so that now's slot is bit 0; the first set bit from there is
-  // the next occupied slot, going round.
+  // Rotate so that the slot after now's is bit 0; the first set bit from
+  // there is the next occupied slot, going round. Now's own slot comes
+  // last: below the top level it is never occupied (a deadline there
+  // would be at a lower level), and at the top level it holds only timers
+  // a whole round or more away.
   auto now_slot = static_cast<unsigned>((now / slot_range(level_)) % slots_per_level);
-  std::uint64_t rotated = std::rotr(occupied_, static_cast<int>(now_slot));
-  return (static_cast<unsigned>(std::countr_zero(rotated)) + now_slot) % slots_per_level;
+  unsigned from = (now_slot + 1) % slots_per_level;
+  std::uint64_t rotated = std::rotr(occupied_, static_cast<int>(from));
+  return (static_cast<unsigned>(std::countr_zero(rotated)) + from) % slots_per_level;
 }

@@ -155,6 +155,7 @@ void TimeDriver::process_at(std::uint64_t now) {
 
 void TimeDriver::shutdown() {
   shutdown_.store(true, std::memory_order_release);
+  if (num_timers() == 0) return;
   process_at(never);  // every timer fires: its task, if any is left, ends
 }
 

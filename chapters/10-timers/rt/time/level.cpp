@@ -33,7 +33,7 @@ EntryList Level::take_slot(unsigned slot) {
 }
 
 std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
-  // TODO: the first occupied slot at or after `now`'s slot
+  // TODO: the first occupied slot after `now`'s slot
   // (next_occupied_slot(now)), and the tick it fires at: the start of the
   // level's current span (now rounded down to a multiple of
   // level_range(level_)) plus slot * slot_range(level_). If that is not
@@ -46,11 +46,14 @@ std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
 }
 
 std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
-  // TODO: the first slot at or after now's slot (now / slot_range(level_),
-  // modulo 64) whose bit is set in occupied_, going round past 63 to 0;
-  // nothing if no bit is set. Two bit operations do it, with no loop:
-  // std::rotr and std::countr_zero (<bit>).
+  // TODO: the first slot after now's slot (now / slot_range(level_),
+  // modulo 64) whose bit is set in occupied_, going round past 63 to 0
+  // and ending with now's slot itself; nothing if no bit is set. Two bit
+  // operations do it, with no loop: std::rotr and std::countr_zero
+  // (<bit>).
   // Hint: slots before now's slot are the next round's, not this one's.
+  // Why does now's own slot come last? Think of the top level, where a
+  // timer years away shares the slot numbers of this round.
   (void)now;
   throw Todo("10 next_expiration (rt/time/level.cpp)");
 }
