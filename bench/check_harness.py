@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Checks of scripts/bench and scripts/bench-chart that need no timing: which
 row a ratio is taken against, which refusals are legitimate, the summary
-statistics, and a chart drawn from results that the runtimes built today
-cannot produce yet (multi-thread rows, a student's row).
+statistics (units per second among them), what a smoke run tells the
+programs, the report's columns, and a chart drawn from results that the
+runtimes built today cannot produce yet (multi-thread rows, a student's row).
 
 Usage: bench/check_harness.py        (meson test runs it)
 """
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import sys
 import unittest
 import xml.etree.ElementTree as ET
@@ -49,12 +52,21 @@ class Refusals(unittest.TestCase):
         self.assertTrue(bench.refusal_expected("solutions-03", "yield_many", "multi_thread"))
         self.assertTrue(bench.refusal_expected("solutions-02", "ping_pong", "current_thread"))
         self.assertTrue(bench.refusal_expected("chapters-01", "ping_pong_upstream", "current_thread"))
+        self.assertTrue(bench.refusal_expected("solutions-08", "echo_1", "current_thread"))
+        self.assertTrue(bench.refusal_expected("chapters-03", "echo_100", "multi_thread"))
 
     def test_what_it_may_not(self):
         self.assertFalse(bench.refusal_expected("solutions-04", "yield_many", "multi_thread"))
         self.assertFalse(bench.refusal_expected("solutions-03", "ping_pong", "current_thread"))
         self.assertFalse(bench.refusal_expected("solutions-01", "chained_spawn", "current_thread"))
         self.assertFalse(bench.refusal_expected("asio", "ping_pong", "multi_thread"))
+        self.assertFalse(bench.refusal_expected("solutions-09", "echo_10", "multi_thread"))
+        self.assertFalse(bench.refusal_expected("chapters-10", "echo_1", "current_thread"))
+        self.assertFalse(bench.refusal_expected("asio", "echo_100", "current_thread"))
+
+    def test_every_echo_row_is_a_workload(self):
+        for workload in ("echo_1", "echo_10", "echo_100"):
+            self.assertIn(workload, bench.WORKLOADS)
 
 
 class Summary(unittest.TestCase):
@@ -73,6 +85,9 @@ class Summary(unittest.TestCase):
         self.assertAlmostEqual(row["solutions-02"]["ratio_to_previous"], 45.0 / 90.0)
         self.assertNotIn("ratio_to_previous", row["solutions-01"])
         self.assertNotIn("ratio_to_asio", row["asio"])
+        # Units per second: the median, turned over (90 ns per spawn: 11.1M a second).
+        self.assertAlmostEqual(row["solutions-01"]["units_per_second"], 1e9 / 90.0)
+        self.assertAlmostEqual(row["asio"]["units_per_second"], 1e9 / 200.0)
 
     def test_a_runtime_that_cannot_run_gets_no_figures_and_is_no_ones_previous(self):
         runtimes = ["solutions-02", "solutions-03"]
@@ -84,6 +99,49 @@ class Summary(unittest.TestCase):
         row = results[("ping_pong", "current_thread")]
         self.assertNotIn("median", row["solutions-02"])
         self.assertNotIn("ratio_to_previous", row["solutions-03"])
+
+
+class ProgramArguments(unittest.TestCase):
+    def options(self, smoke):
+        return SimpleNamespace(workers=2, smoke=smoke)
+
+    def test_a_timed_run_uses_the_full_shapes(self):
+        self.assertEqual(bench.program_arguments(self.options(False), "echo_10", "multi_thread"),
+                         ["--workload", "echo_10", "--flavour", "multi_thread", "--workers", "2"])
+
+    def test_a_smoke_run_asks_for_the_smaller_shapes(self):
+        self.assertEqual(bench.program_arguments(self.options(True), "echo_100", "current_thread")[-1], "--smoke")
+
+    def test_smoke_implies_quick(self):
+        args = bench.parse(["--smoke"])
+        self.assertTrue(args.smoke and args.quick and args.no_build)
+        self.assertEqual((args.rounds, args.iterations, args.warmup), (1, 1, 0))
+
+
+class Report(unittest.TestCase):
+    def test_units_per_second_beside_the_time(self):
+        runtimes = ["solutions-09", "asio"]
+        results = {("echo_10", "multi_thread"): {
+            "solutions-09": {"status": "ok", "unit": "round trip", "units": 20000, "rounds": [8000.0, 8200.0]},
+            "asio": {"status": "ok", "unit": "round trip", "units": 20000, "rounds": [10000.0]},
+        }}
+        bench.summarise(SimpleNamespace(), runtimes, results)
+        args = SimpleNamespace(workers=2, rounds=2, allocations=False, instructions=False)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            bench.print_report(args, runtimes, results)
+        text = out.getvalue()
+        self.assertIn("ns per round trip", text)
+        self.assertIn("round trips/s", text)
+        self.assertIn("123k", text)  # 8,100 ns per round trip
+        self.assertIn("100k", text)  # Asio: 10,000 ns
+        self.assertIn("0.81", text)  # the ratio to Asio
+
+    def test_rates(self):
+        self.assertEqual(bench.rate(950.0), "950")
+        self.assertEqual(bench.rate(12345.0), "12.3k")
+        self.assertEqual(bench.rate(3.4e6), "3.4M")
+        self.assertEqual(bench.rate(None), "-")
 
 
 def cell(workload, flavour, figures):

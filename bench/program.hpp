@@ -5,6 +5,7 @@
 //
 //   bench-solutions-03 --workload ping_pong [--flavour multi_thread]
 //       [--workers 2] [--iterations 5] [--warmup 1] [--count-allocations]
+//       [--smoke]
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,7 @@ struct Options {
   int iterations = 5;
   int warmup = 1;
   bool count_allocations = false;
+  Size size = Size::full;
 };
 
 // Makes the workload the options ask for, on a fresh runtime, or throws
@@ -61,7 +63,7 @@ inline Measurement measure(Workload& workload, const Options& options) {
 }
 
 inline void print_json(const std::string& runtime, const Options& options, const Measurement& m) {
-  Shape shape = shape_of(options.workload, options.flavour);
+  Shape shape = shape_of(options.workload, options.flavour, options.size);
   int workers = options.flavour == Flavour::current_thread ? 1 : options.workers;
   fmt::print(R"({{"runtime": "{}", "workload": "{}", "flavour": "{}", "workers": {}, )"
              R"("unit": "{}", "units": {}, "ns": [{}], "allocations": {}}})"
@@ -87,7 +89,10 @@ inline int program_main(int argc, char** argv, const std::string& runtime, const
   app.add_option("--warmup", options.warmup, "untimed iterations first")->check(CLI::Range(0, 1'000'000));
   app.add_flag("--count-allocations", options.count_allocations,
                "count the allocations of one more iteration");
+  bool smoke = false;
+  app.add_flag("--smoke", smoke, "the smaller shapes of a smoke run (scripts/bench --smoke)");
   CLI11_PARSE(app, argc, argv);
+  if (smoke) options.size = Size::smoke;
 
   std::unique_ptr<Workload> workload;
   try {
@@ -96,6 +101,9 @@ inline int program_main(int argc, char** argv, const std::string& runtime, const
     fmt::print(stderr, "{} cannot run {} ({}): {}\n", runtime, options.workload, name_of(options.flavour),
                e.what());
     return cannot_run_exit_code;
+  } catch (const std::exception& e) {  // a setup that failed (no socket, ...)
+    fmt::print(stderr, "{}: setting up {} failed: {}\n", runtime, options.workload, e.what());
+    return 1;
   }
   try {
     Measurement m = measure(*workload, options);

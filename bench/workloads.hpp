@@ -1,11 +1,14 @@
 // The workloads every benchmark program runs, and their shapes: the names,
 // the two flavours, and how much work one iteration does. Both programs (the
 // course's runtimes and Asio) take their counts from here, so that a figure
-// from one can be set beside the other. The shapes are those of Tokio's
-// benches/rt_multi_threaded.rs and benches/rt_current_thread.rs.
+// from one can be set beside the other. The scheduler workloads' shapes are
+// those of Tokio's benches/rt_multi_threaded.rs and
+// benches/rt_current_thread.rs; echo_* is a TCP echo server and its
+// clients on 127.0.0.1, as in Tokio's and Asio's echo examples.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,10 +21,16 @@ inline std::string_view name_of(Flavour flavour) {
   return flavour == Flavour::current_thread ? "current_thread" : "multi_thread";
 }
 
-inline constexpr std::array<std::string_view, 7> workload_names = {
+inline constexpr std::array<std::string_view, 10> workload_names = {
     "spawn_many_local",   "spawn_many_remote_idle", "spawn_many_remote_busy", "yield_many",
-    "ping_pong",          "ping_pong_upstream",     "chained_spawn",
+    "ping_pong",          "ping_pong_upstream",     "chained_spawn",          "echo_1",
+    "echo_10",            "echo_100",
 };
+
+// How big an iteration is: `full` for a timed run, `smoke` for a run that
+// only asks "does it work?" (scripts/bench --smoke). Only the workloads
+// that would take long shrink: the echo rows.
+enum class Size { full, smoke };
 
 // Tokio's current-thread benchmarks spawn 1,000 tasks per iteration, its
 // multi-thread ones 10,000.
@@ -32,6 +41,22 @@ inline constexpr long ping_pong_round_trips = 100'000;
 inline constexpr long upstream_pairs = 1'000;
 inline constexpr long chain_length = 1'000;
 
+// echo_N: N connections to an echo server, each of which writes a message
+// of echo_message_bytes and reads exactly as many back, again and again.
+// Every row makes the same number of round trips per iteration, shared out
+// among its connections, so that an iteration takes about as long on each.
+inline constexpr std::size_t echo_message_bytes = 64;
+inline long echo_connections(std::string_view workload) {
+  if (workload == "echo_1") return 1;
+  if (workload == "echo_10") return 10;
+  if (workload == "echo_100") return 100;
+  throw std::invalid_argument("not an echo workload: " + std::string(workload));
+}
+inline long echo_round_trips(Size size) { return size == Size::full ? 20'000 : 200; }
+inline long echo_round_trips_per_connection(std::string_view workload, Size size) {
+  return echo_round_trips(size) / echo_connections(workload);
+}
+
 // What one iteration of a workload counts, so that a time can be divided
 // into a time per unit: "ns per task", "ns per yield", ...
 struct Shape {
@@ -39,12 +64,15 @@ struct Shape {
   long units;
 };
 
-inline Shape shape_of(std::string_view workload, Flavour flavour) {
+inline Shape shape_of(std::string_view workload, Flavour flavour, Size size = Size::full) {
   if (workload.starts_with("spawn_many")) return {"task", spawn_count(flavour)};
   if (workload == "yield_many") return {"yield", yield_tasks * yields_per_task};
   if (workload == "ping_pong") return {"round trip", ping_pong_round_trips};
   if (workload == "ping_pong_upstream") return {"pair", upstream_pairs};
   if (workload == "chained_spawn") return {"spawn", chain_length};
+  if (workload.starts_with("echo_")) {
+    return {"round trip", echo_connections(workload) * echo_round_trips_per_connection(workload, size)};
+  }
   throw std::invalid_argument("unknown workload " + std::string(workload));
 }
 
@@ -58,8 +86,9 @@ class Workload {
 };
 
 // Thrown when a runtime cannot run a workload (a multi-thread row on a
-// chapter before 04, channels before chapter 03). The program exits with
-// cannot_run_exit_code and the reason; the harness shows the cell as such.
+// chapter before 04, channels before chapter 03, sockets before 09). The
+// program exits with cannot_run_exit_code and the reason; the harness
+// shows the cell as such.
 class CannotRun : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

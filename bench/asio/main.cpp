@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../program.hpp"
+#include "echo.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -25,6 +26,7 @@ std::unique_ptr<Workload> make(const Options& o) {
   if (w == "ping_pong") return std::make_unique<PingPong>(o.flavour, o.workers);
   if (w == "ping_pong_upstream") return std::make_unique<PingPongUpstream>(o.flavour, o.workers);
   if (w == "chained_spawn") return std::make_unique<ChainedSpawn>(o.flavour, o.workers);
+  if (w.starts_with("echo_")) return std::make_unique<Echo>(w, o.flavour, o.workers, o.size);
   throw CannotRun("no such workload here");
 }
 

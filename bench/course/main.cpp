@@ -6,6 +6,7 @@
 
 #include "../program.hpp"
 #include "chained_spawn.hpp"
+#include "echo.hpp"
 #include "ping_pong.hpp"
 #include "ping_pong_upstream.hpp"
 #include "spawn_many.hpp"
@@ -27,8 +28,12 @@ std::unique_ptr<Workload> make(const Options& o) {
   if (w == "ping_pong") return std::make_unique<PingPong>(o.flavour, o.workers);
   if (w == "ping_pong_upstream") return std::make_unique<PingPongUpstream>(o.flavour, o.workers);
 #endif
-  throw CannotRun(w.starts_with("ping_pong") ? "it needs rt::mpsc and rt::oneshot (chapter 03)"
-                                             : "no such workload here");
+#ifdef RT_HAS_IO
+  if (w.starts_with("echo_")) return std::make_unique<Echo>(w, o.flavour, o.workers, o.size);
+#endif
+  if (w.starts_with("ping_pong")) throw CannotRun("it needs rt::mpsc and rt::oneshot (chapter 03)");
+  if (w.starts_with("echo_")) throw CannotRun("it needs rt::net and enable_io (chapter 09)");
+  throw CannotRun("no such workload here");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 // On a current-thread runtime, inside block_on, nothing else turns the
 // driver: each poll() below is the only turn, and its events are exactly
 // those the test caused (the peers are raw sockets, registered nowhere).
+// The connections are accepted by hand too: no test here waits for a
+// wake-up it does not check.
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -28,7 +30,7 @@ TEST_CASE("an event wakes the task that waits for it" * POINTS(2)) {
     bool ready = false;
     char byte = 0;
     runtime.block_on([&]() -> rt::Task<> {
-      auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+      auto [stream, peer] = co_await rt_test::stream_with_raw_peer(rt_test::Accepting::by_hand);
       rt::detail::Driver& driver = rt_test::current_driver();
       driver.poll();  // what connecting brought
       rt::io::Read read = stream.read(std::span<char>(&byte, 1));
@@ -54,7 +56,7 @@ TEST_CASE("a socket nobody reads is reported once per event and not on every tur
   rt_test::on_current_thread_io([](rt::Runtime& runtime) {
     std::uint64_t reported = 0;
     runtime.block_on([&]() -> rt::Task<> {
-      auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+      auto [stream, peer] = co_await rt_test::stream_with_raw_peer(rt_test::Accepting::by_hand);
       rt::detail::Driver& driver = rt_test::current_driver();
       driver.poll();  // what connecting brought
       std::uint64_t before = runtime.metrics().io_driver_ready_count();
@@ -78,8 +80,8 @@ TEST_CASE("a socket closed by a wake-up in the middle of a turn is freed only af
     ch09::SharedWaker wakes_second([&] { first.reset(); });
     bool pending = false;
     runtime.block_on([&]() -> rt::Task<> {
-      auto [first_stream, first_peer] = co_await rt_test::stream_with_raw_peer();
-      auto [second_stream, second_peer] = co_await rt_test::stream_with_raw_peer();
+      auto [first_stream, first_peer] = co_await rt_test::stream_with_raw_peer(rt_test::Accepting::by_hand);
+      auto [second_stream, second_peer] = co_await rt_test::stream_with_raw_peer(rt_test::Accepting::by_hand);
       first.emplace(std::move(first_stream));
       second.emplace(std::move(second_stream));
       int first_fd = first->fd();

@@ -134,51 +134,57 @@ rt::Task<std::string> read_twice(rt::net::TcpStream stream, Interleaving& state)
 
 TEST_CASE("an event that arrives between a would-block read and its clear is not lost" * POINTS(3)) {
   WouldBlockHook hook(rt::detail::after_would_block, &deliver_before_clear);
-  auto body = [](rt::Runtime& runtime, bool exact) {
-    {
-      INFO("a read polled by hand");
-      Interleaving state;
-      interleaving = &state;
-      ch09::SharedWaker waiting;
-      bool ready = false;
-      char second = 0;
-      runtime.block_on([&]() -> rt::Task<> {
-        auto [stream, peer] = co_await stream_read_dry();
-        state.peer_fd = peer.fd();
-        state.stream_fd = stream.fd();
-        state.driver = &rt_test::current_driver();
-        state.exact = exact;
-        rt::io::Read read = stream.read(std::span<char>(&second, 1));
-        rt::Context cx(waiting.waker());
-        state.armed = true;
-        // EAGAIN; the hook delivers "b"; the clear must keep its readiness,
-        // and the read then finds it, in this same poll.
-        ready = read.poll(cx) && read.await_resume() == 1;
-      }());
-      interleaving = nullptr;
-      REQUIRE(state.delivered.load());
-      INFO("its readiness was cleared with the stale one: the data waits, unread, and nobody will wake the reader");
-      REQUIRE(ready);
-      CHECK(second == 'b');
-    }
-    {
-      INFO("a task reading");
-      Interleaving state;
-      interleaving = &state;
-      std::string got = runtime.block_on([&]() -> rt::Task<std::string> {
-        auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
-        state.peer_fd = peer.fd();
-        state.stream_fd = stream.fd();
-        state.driver = &rt_test::current_driver();
-        state.exact = exact;
-        rt_test::send_raw(peer.fd(), "a");
-        co_return co_await rt::spawn(read_twice(std::move(stream), state));
-      }());
-      interleaving = nullptr;
-      CHECK(state.delivered.load());
-      CHECK(got == "ab");
-    }
+  // Each on a runtime of its own: the hook turns the driver from a thread
+  // that is not a worker (the test's, polling by hand), and a worker that
+  // went to park while it held the driver sleeps on its condition
+  // variable; a later wait for I/O would find nobody in the driver.
+  auto by_hand = [](rt::Runtime& runtime, bool exact) {
+    INFO("a read polled by hand");
+    Interleaving state;
+    interleaving = &state;
+    ch09::SharedWaker waiting;
+    bool ready = false;
+    char second = 0;
+    runtime.block_on([&]() -> rt::Task<> {
+      auto [stream, peer] = co_await stream_read_dry();
+      state.peer_fd = peer.fd();
+      state.stream_fd = stream.fd();
+      state.driver = &rt_test::current_driver();
+      state.exact = exact;
+      rt::io::Read read = stream.read(std::span<char>(&second, 1));
+      rt::Context cx(waiting.waker());
+      state.armed = true;
+      // EAGAIN; the hook delivers "b"; the clear must keep its readiness,
+      // and the read then finds it, in this same poll.
+      ready = read.poll(cx) && read.await_resume() == 1;
+    }());
+    interleaving = nullptr;
+    REQUIRE(state.delivered.load());
+    INFO("its readiness was cleared with the stale one: the data waits, unread, and nobody will wake the reader");
+    REQUIRE(ready);
+    CHECK(second == 'b');
   };
-  rt_test::on_current_thread_io([&](rt::Runtime& runtime) { body(runtime, true); });
-  rt_test::on_multi_thread_io([&](rt::Runtime& runtime) { body(runtime, false); });
+  auto in_a_task = [](rt::Runtime& runtime, bool exact) {
+    INFO("a task reading");
+    Interleaving state;
+    interleaving = &state;
+    std::string got = runtime.block_on([&]() -> rt::Task<std::string> {
+      auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+      state.peer_fd = peer.fd();
+      state.stream_fd = stream.fd();
+      state.driver = &rt_test::current_driver();
+      state.exact = exact;
+      rt_test::send_raw(peer.fd(), "a");
+      co_return co_await rt::spawn(read_twice(std::move(stream), state));
+    }());
+    interleaving = nullptr;
+    CHECK(state.delivered.load());
+    CHECK(got == "ab");
+  };
+  // By hand first: where the clear is wrong, it fails there at once, and
+  // the task, which would wait for ever, never runs.
+  rt_test::on_current_thread_io([&](rt::Runtime& runtime) { by_hand(runtime, true); });
+  rt_test::on_multi_thread_io([&](rt::Runtime& runtime) { by_hand(runtime, false); });
+  rt_test::on_current_thread_io([&](rt::Runtime& runtime) { in_a_task(runtime, true); });
+  rt_test::on_multi_thread_io([&](rt::Runtime& runtime) { in_a_task(runtime, false); });
 }
