@@ -11,7 +11,7 @@ namespace {
 
 io::Ready ready_of(std::uint32_t word) { return io::Ready(word & ScheduledIo::readiness_mask); }
 std::uint32_t tick_of(std::uint32_t word) { return (word >> ScheduledIo::tick_shift) & ScheduledIo::tick_mask; }
-std::uint32_t pack(std::uint32_t tick, io::Ready ready) {
+[[maybe_unused]] std::uint32_t pack(std::uint32_t tick, io::Ready ready) {  // unused in the starter
   return (tick & ScheduledIo::tick_mask) << ScheduledIo::tick_shift | ready;
 }
 
