@@ -23,37 +23,34 @@ ssize_t send(int fd, void* state) {
 rt::detail::IoCall receive_call(std::span<char>& buffer) { return {&receive, &buffer}; }
 rt::detail::IoCall send_call(std::string_view& data) { return {&send, &data}; }
 
-bool Read::poll(Context& cx) {
+namespace {
+
+// One operation's poll: ready with a byte count or an error kept for
+// await_resume, or pending.
+bool poll_bytes(rt::detail::Registration& io, Context& cx, Direction direction,
+                rt::detail::IoCall call, std::size_t& done, std::exception_ptr& error) {
   try {
-    std::optional<ssize_t> done = io_->poll_io(cx, Direction::read, receive_call(buffer_));
-    if (!done) return false;
-    done_ = static_cast<std::size_t>(*done);
+    std::optional<ssize_t> result = io.poll_io(cx, direction, call);
+    if (!result) return false;
+    done = static_cast<std::size_t>(*result);
   } catch (...) {
-    error_ = std::current_exception();
+    error = std::current_exception();
   }
   return true;
 }
 
-std::size_t Read::await_resume() {
-  if (error_) std::rethrow_exception(error_);
-  return done_;
+std::size_t bytes_or_rethrow(std::size_t done, const std::exception_ptr& error) {
+  if (error) std::rethrow_exception(error);
+  return done;
 }
 
-bool Write::poll(Context& cx) {
-  try {
-    std::optional<ssize_t> done = io_->poll_io(cx, Direction::write, send_call(data_));
-    if (!done) return false;
-    done_ = static_cast<std::size_t>(*done);
-  } catch (...) {
-    error_ = std::current_exception();
-  }
-  return true;
-}
+}  // namespace
 
-std::size_t Write::await_resume() {
-  if (error_) std::rethrow_exception(error_);
-  return done_;
-}
+bool Read::poll(Context& cx) { return poll_bytes(*io_, cx, Direction::read, receive_call(buffer_), done_, error_); }
+std::size_t Read::await_resume() { return bytes_or_rethrow(done_, error_); }
+
+bool Write::poll(Context& cx) { return poll_bytes(*io_, cx, Direction::write, send_call(data_), done_, error_); }
+std::size_t Write::await_resume() { return bytes_or_rethrow(done_, error_); }
 
 bool Readiness::poll(Context& cx) {
   try {
