@@ -59,6 +59,9 @@ void describe(CLI::App& app, Options& o, Switches& s) {
                "run tests as an unprivileged user, kill all they start (default when root)");
   app.add_flag("--no-sandbox", s.no_sandbox, "run tests as the grader's own user, even as root");
   app.add_flag("--strict", o.strict, "score 0 when the integrity report finds anything");
+  app.add_flag("--first-failure", o.first_failure,
+               "stop at the first test that fails and run no more (scripts/mutants: one "
+               "failing test kills a mutant)");
   app.add_flag("--points", o.points,
                "print each chapter's tests and points, read from the test sources, and exit");
 }

@@ -44,7 +44,8 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
 }
 
 void GradingSession::grade(const ChapterPlan& chapter) {
-  for (const TestBinary& binary : chapter.binaries) grade_binary(chapter, binary);
+  for (const TestBinary& binary : chapter.binaries)
+    if (!stopped_) grade_binary(chapter, binary);
   scan(chapter);
   print_chapter_score(chapter.chapter, run_.results);
 }
@@ -89,6 +90,10 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
     result.hidden = owner.hidden;
     result.counted = owner.counted;
     add(result);
+    if (options_.first_failure && result.status != Status::pass) {
+      stopped_ = true;
+      return;
+    }
   }
 }
 

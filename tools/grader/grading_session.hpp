@@ -43,6 +43,7 @@ class GradingSession {
   GradingRun run_;
   std::vector<std::string> test_object_dirs_;
   bool write_failed_ = false;
+  bool stopped_ = false;  // --first-failure: a test lost points, the rest are not run
 };
 
 }  // namespace grader

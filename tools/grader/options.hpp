@@ -31,6 +31,7 @@ struct Options {
   bool sandbox = false;
   bool strict = false;
   bool points = false;  // only print each chapter's tests and points
+  bool first_failure = false;  // stop at the first test that fails (the mutation check)
 };
 
 // Throws UsageError on bad input; exits the process itself for --help.
