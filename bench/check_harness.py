@@ -54,6 +54,8 @@ class Refusals(unittest.TestCase):
         self.assertTrue(bench.refusal_expected("chapters-01", "ping_pong_upstream", "current_thread"))
         self.assertTrue(bench.refusal_expected("solutions-08", "echo_1", "current_thread"))
         self.assertTrue(bench.refusal_expected("chapters-03", "echo_100", "multi_thread"))
+        self.assertTrue(bench.refusal_expected("solutions-09", "timers", "current_thread"))
+        self.assertTrue(bench.refusal_expected("chapters-09", "timeout_ready", "multi_thread"))
 
     def test_what_it_may_not(self):
         self.assertFalse(bench.refusal_expected("solutions-04", "yield_many", "multi_thread"))
@@ -63,9 +65,12 @@ class Refusals(unittest.TestCase):
         self.assertFalse(bench.refusal_expected("solutions-09", "echo_10", "multi_thread"))
         self.assertFalse(bench.refusal_expected("chapters-10", "echo_1", "current_thread"))
         self.assertFalse(bench.refusal_expected("asio", "echo_100", "current_thread"))
+        self.assertFalse(bench.refusal_expected("solutions-10", "timers", "multi_thread"))
+        self.assertFalse(bench.refusal_expected("chapters-10", "timeout_ready", "current_thread"))
+        self.assertFalse(bench.refusal_expected("asio", "timers", "current_thread"))
 
-    def test_every_echo_row_is_a_workload(self):
-        for workload in ("echo_1", "echo_10", "echo_100"):
+    def test_every_echo_and_timer_row_is_a_workload(self):
+        for workload in ("echo_1", "echo_10", "echo_100", "timers", "timeout_ready"):
             self.assertIn(workload, bench.WORKLOADS)
 
 
@@ -136,6 +141,34 @@ class Report(unittest.TestCase):
         self.assertIn("123k", text)  # 8,100 ns per round trip
         self.assertIn("100k", text)  # Asio: 10,000 ns
         self.assertIn("0.81", text)  # the ratio to Asio
+
+    def test_a_cell_timed_in_cpu_time_says_so(self):
+        runtimes = ["solutions-10", "asio"]
+        results = {
+            ("timers", "current_thread"): {
+                "solutions-10": {"status": "ok", "unit": "sleep", "units": 100000, "clock": "cpu",
+                                 "rounds": [1300.0]},
+                "asio": {"status": "ok", "unit": "sleep", "units": 100000, "clock": "cpu", "rounds": [3000.0]},
+            },
+            ("timeout_ready", "current_thread"): {
+                "solutions-10": {"status": "ok", "unit": "timeout", "units": 100000, "clock": "wall",
+                                 "rounds": [140.0]},
+                "asio": {"status": "ok", "unit": "timeout", "units": 100000, "clock": "wall", "rounds": [850.0]},
+            },
+        }
+        bench.summarise(SimpleNamespace(), runtimes, results)
+        args = SimpleNamespace(workers=2, rounds=1, allocations=False, instructions=False)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            bench.print_report(args, runtimes, results)
+        text = out.getvalue()
+        self.assertIn("timers (current_thread): CPU ns per sleep", text)
+        self.assertIn("timeout_ready (current_thread): ns per timeout", text)
+        document = {"runtimes": runtimes, "cells": [{"workload": w, "flavour": f, "workers": 1, "results": r}
+                              for (w, f), r in results.items()]}
+        svg = chart.draw(document)
+        self.assertIn("CPU ns per sleep", svg)
+        self.assertIn(">ns per timeout", svg)
 
     def test_rates(self):
         self.assertEqual(bench.rate(950.0), "950")

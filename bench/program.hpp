@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <time.h>
 #include <vector>
 
 #include "counting_allocator.hpp"
@@ -45,14 +46,27 @@ struct Measurement {
   std::optional<std::uint64_t> allocations;    // in one more iteration, if counted
 };
 
+// Now, in nanoseconds, on the clock the workload is timed with: the
+// monotonic clock, or the CPU time of every thread of the process.
+inline std::int64_t now_ns(Timing timing) {
+  if (timing == Timing::wall) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
 inline Measurement measure(Workload& workload, const Options& options) {
-  using Clock = std::chrono::steady_clock;
+  Timing timing = shape_of(options.workload, options.flavour, options.size).timing;
   Measurement result;
   for (int i = 0; i < options.warmup; ++i) workload.iteration();
   for (int i = 0; i < options.iterations; ++i) {
-    auto start = Clock::now();
+    std::int64_t start = now_ns(timing);
     workload.iteration();
-    result.ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    result.ns.push_back(now_ns(timing) - start);
   }
   if (options.count_allocations) {
     allocations::start();
@@ -66,14 +80,14 @@ inline void print_json(const std::string& runtime, const Options& options, const
   Shape shape = shape_of(options.workload, options.flavour, options.size);
   int workers = options.flavour == Flavour::current_thread ? 1 : options.workers;
   fmt::print(R"({{"runtime": "{}", "workload": "{}", "flavour": "{}", "workers": {}, )"
-             R"("unit": "{}", "units": {}, "ns": [{}], "allocations": {}}})"
+             R"("unit": "{}", "units": {}, "clock": "{}", "ns": [{}], "allocations": {}}})"
              "\n",
              runtime, options.workload, name_of(options.flavour), workers, shape.unit, shape.units,
-             fmt::join(m.ns, ", "), m.allocations ? std::to_string(*m.allocations) : "null");
+             name_of(shape.timing), fmt::join(m.ns, ", "), m.allocations ? std::to_string(*m.allocations) : "null");
 }
 
 inline int program_main(int argc, char** argv, const std::string& runtime, const Factory& make) {
-  CLI::App app{"Runs one of Tokio's scheduler workloads on the runtime " + runtime +
+  CLI::App app{"Runs one of the benchmark workloads on the runtime " + runtime +
                " and prints one JSON line (scripts/bench runs this)."};
   Options options;
   app.add_option("--workload", options.workload, "the workload")

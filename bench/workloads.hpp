@@ -4,7 +4,9 @@
 // from one can be set beside the other. The scheduler workloads' shapes are
 // those of Tokio's benches/rt_multi_threaded.rs and
 // benches/rt_current_thread.rs; echo_* is a TCP echo server and its
-// clients on 127.0.0.1, as in Tokio's and Asio's echo examples.
+// clients on 127.0.0.1, as in Tokio's and Asio's echo examples; timers is
+// many overlapping sleeps, and timeout_ready is Tokio's
+// benches/time_timeout.rs (a timeout around a task that is ready at once).
 #pragma once
 
 #include <array>
@@ -21,15 +23,15 @@ inline std::string_view name_of(Flavour flavour) {
   return flavour == Flavour::current_thread ? "current_thread" : "multi_thread";
 }
 
-inline constexpr std::array<std::string_view, 10> workload_names = {
+inline constexpr std::array<std::string_view, 12> workload_names = {
     "spawn_many_local",   "spawn_many_remote_idle", "spawn_many_remote_busy", "yield_many",
     "ping_pong",          "ping_pong_upstream",     "chained_spawn",          "echo_1",
-    "echo_10",            "echo_100",
+    "echo_10",            "echo_100",               "timers",                 "timeout_ready",
 };
 
 // How big an iteration is: `full` for a timed run, `smoke` for a run that
 // only asks "does it work?" (scripts/bench --smoke). Only the workloads
-// that would take long shrink: the echo rows.
+// that would take long shrink: the echo rows and timers.
 enum class Size { full, smoke };
 
 // Tokio's current-thread benchmarks spawn 1,000 tasks per iteration, its
@@ -57,11 +59,34 @@ inline long echo_round_trips_per_connection(std::string_view workload, Size size
   return echo_round_trips(size) / echo_connections(workload);
 }
 
+// timers: sleeps of 1 to 100 ms (sleep i lasts 1 + i % 100 ms), one per
+// task, all started together: they overlap, so an iteration lasts about
+// 100 ms of wall time whatever it costs, and is timed in CPU time instead
+// (Timing::cpu): what registering, firing and waking a sleep costs.
+inline constexpr long timer_longest_ms = 100;
+inline long timer_sleeps(Size size) { return size == Size::full ? 100'000 : 1'000; }
+inline long timer_sleep_ms(long i) { return 1 + i % timer_longest_ms; }
+
+// timeout_ready: Tokio's time_timeout. Each of `tasks` tasks (one on the
+// current-thread flavour, one per worker on the multi-thread one) awaits
+// a 1 s timeout around a task that is ready at once, over and over: the
+// timeout's cost when it never fires (Tokio's never touches the wheel).
+inline constexpr long timeouts_per_iteration = 100'000;
+inline long timeout_tasks(Flavour flavour, int workers) { return flavour == Flavour::current_thread ? 1 : workers; }
+
+// How an iteration is timed: the wall clock, or the CPU time of the whole
+// process (all its threads), for a workload whose wall time is mostly
+// waiting (timers).
+enum class Timing { wall, cpu };
+
+inline std::string_view name_of(Timing timing) { return timing == Timing::wall ? "wall" : "cpu"; }
+
 // What one iteration of a workload counts, so that a time can be divided
 // into a time per unit: "ns per task", "ns per yield", ...
 struct Shape {
   std::string_view unit;
   long units;
+  Timing timing = Timing::wall;
 };
 
 inline Shape shape_of(std::string_view workload, Flavour flavour, Size size = Size::full) {
@@ -73,6 +98,8 @@ inline Shape shape_of(std::string_view workload, Flavour flavour, Size size = Si
   if (workload.starts_with("echo_")) {
     return {"round trip", echo_connections(workload) * echo_round_trips_per_connection(workload, size)};
   }
+  if (workload == "timers") return {"sleep", timer_sleeps(size), Timing::cpu};
+  if (workload == "timeout_ready") return {"timeout", timeouts_per_iteration};
   throw std::invalid_argument("unknown workload " + std::string(workload));
 }
 
@@ -86,7 +113,8 @@ class Workload {
 };
 
 // Thrown when a runtime cannot run a workload (a multi-thread row on a
-// chapter before 04, channels before chapter 03, sockets before 09). The
+// chapter before 04, channels before chapter 03, sockets before 09, timers
+// before 10). The
 // program exits with cannot_run_exit_code and the reason; the harness
 // shows the cell as such.
 class CannotRun : public std::runtime_error {

@@ -6,6 +6,7 @@
 
 #include "../program.hpp"
 #include "echo.hpp"
+#include "timers.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -27,6 +28,8 @@ std::unique_ptr<Workload> make(const Options& o) {
   if (w == "ping_pong_upstream") return std::make_unique<PingPongUpstream>(o.flavour, o.workers);
   if (w == "chained_spawn") return std::make_unique<ChainedSpawn>(o.flavour, o.workers);
   if (w.starts_with("echo_")) return std::make_unique<Echo>(w, o.flavour, o.workers, o.size);
+  if (w == "timers") return std::make_unique<Timers>(o.flavour, o.workers, o.size);
+  if (w == "timeout_ready") return std::make_unique<TimeoutReady>(o.flavour, o.workers);
   throw CannotRun("no such workload here");
 }
 

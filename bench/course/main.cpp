@@ -10,6 +10,7 @@
 #include "ping_pong.hpp"
 #include "ping_pong_upstream.hpp"
 #include "spawn_many.hpp"
+#include "timers.hpp"
 #include "yield_many.hpp"
 
 namespace {
@@ -31,8 +32,13 @@ std::unique_ptr<Workload> make(const Options& o) {
 #ifdef RT_HAS_IO
   if (w.starts_with("echo_")) return std::make_unique<Echo>(w, o.flavour, o.workers, o.size);
 #endif
+#ifdef RT_HAS_TIME
+  if (w == "timers") return std::make_unique<Timers>(o.flavour, o.workers, o.size);
+  if (w == "timeout_ready") return std::make_unique<TimeoutReady>(o.flavour, o.workers);
+#endif
   if (w.starts_with("ping_pong")) throw CannotRun("it needs rt::mpsc and rt::oneshot (chapter 03)");
   if (w.starts_with("echo_")) throw CannotRun("it needs rt::net and enable_io (chapter 09)");
+  if (w == "timers" || w == "timeout_ready") throw CannotRun("it needs rt::time and enable_time (chapter 10)");
   throw CannotRun("no such workload here");
 }
 
