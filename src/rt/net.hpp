@@ -3,6 +3,9 @@
 // Needs a runtime built with enable_io() (or enable_all()).
 #pragma once
 
+//@ chapters blocking..
+#include "rt/net/lookup_host.hpp"
+//@ end
 #include "rt/net/socket_addr.hpp"
 #include "rt/net/tcp_listener.hpp"
 #include "rt/net/tcp_stream.hpp"

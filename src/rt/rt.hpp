@@ -44,4 +44,11 @@
 // The runtime has timers (rt::Builder::enable_time) and rt::time.
 #define RT_HAS_TIME 1
 //@ end
+//@ chapters blocking..
+#include "rt/blocking/block_in_place.hpp"
+#include "rt/blocking/spawn_blocking.hpp"
+
+// The runtime has a blocking pool: rt::spawn_blocking, rt::block_in_place.
+#define RT_HAS_BLOCKING 1
+//@ end
 #include "rt/todo.hpp"

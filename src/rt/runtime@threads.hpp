@@ -8,8 +8,14 @@
 // same runtime; runtime.handle() reaches it from any other thread.
 #pragma once
 
+//@ chapters blocking..
+#include <chrono>
+//@ end
 #include <concepts>
 #include <memory>
+//@ chapters blocking..
+#include <optional>
+//@ end
 #include <utility>
 
 #include "rt/runtime/handle.hpp"
@@ -28,7 +34,12 @@ class Runtime {
   Runtime& operator=(Runtime&& other) noexcept;
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
+//@ chapters ..timers
   // Cancels every task, stops the workers, and waits for them.
+//@ else
+  // Cancels every task, stops the workers, and waits for them and for the
+  // blocking pool's threads.
+//@ end
   ~Runtime();
 
   template <class T>
@@ -45,13 +56,32 @@ class Runtime {
     return handle_.spawn(std::move(f));
   }
 
+//@ chapters blocking..
+  template <std::invocable F>
+  auto spawn_blocking(F f) {
+    return handle_.spawn_blocking(std::move(f));
+  }
+
+  // Shuts down as the destructor does, but waits at most `timeout` for
+  // the blocking pool's threads: those still running a job are left to
+  // finish it on their own. The Runtime is empty afterwards.
+  void shutdown_timeout(std::chrono::nanoseconds timeout) { shutdown(timeout); }
+  // The same without waiting for the blocking pool at all.
+  void shutdown_background() { shutdown(std::chrono::nanoseconds::zero()); }
+
+//@ end
   const Handle& handle() const { return handle_; }
   RuntimeMetrics metrics() const { return handle_.metrics(); }
 
  private:
   friend class Builder;
   explicit Runtime(std::shared_ptr<detail::SchedulerHandle> scheduler) : handle_(std::move(scheduler)) {}
+//@ chapters ..timers
   void shutdown();
+//@ else
+  // Waits for the blocking pool for ever, or at most `timeout`.
+  void shutdown(std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+//@ end
 
   Handle handle_;  // empty once moved from
 };

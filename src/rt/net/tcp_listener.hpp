@@ -13,6 +13,9 @@
 #include <memory>
 #include <optional>
 #include <utility>
+//@ chapters blocking..
+#include <vector>
+//@ end
 
 #include "rt/io/registration.hpp"
 #include "rt/net/socket_addr.hpp"
@@ -26,6 +29,13 @@ class TcpListener {
   // Binds and listens (port 0: the system picks one, local_addr() says
   // which); throws std::system_error (EADDRINUSE, ...).
   static TcpListener bind(const SocketAddr& address);
+//@ chapters blocking..
+  // The first of `addresses` that binds, for a host name looked up first:
+  //   TcpListener::bind(co_await rt::net::lookup_host("localhost:0"))
+  // (Tokio's bind is async and looks up itself; this one stays as
+  // chapter 09 made it, and leaves the waiting to lookup_host.)
+  static TcpListener bind(const std::vector<SocketAddr>& addresses);
+//@ end
 
   // `co_await accept()`: the next connection, and who it comes from.
   class Accept : public Leaf<Accept> {

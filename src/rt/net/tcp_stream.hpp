@@ -18,6 +18,9 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+//@ chapters blocking..
+#include <string>
+//@ end
 #include <string_view>
 #include <utility>
 
@@ -41,6 +44,13 @@ class TcpStream {
  public:
   // Connects to `address`; throws std::system_error (ECONNREFUSED, ...).
   static Task<TcpStream> connect(SocketAddr address);
+//@ chapters blocking..
+  // Connects to "host:port" (rt/net/lookup_host.hpp), trying each address
+  // in turn; throws the last one's error.
+  static Task<TcpStream> connect(std::string host_and_port);
+  static Task<TcpStream> connect(const char* host_and_port) { return connect(std::string(host_and_port)); }
+  static Task<TcpStream> connect(std::string_view host_and_port) { return connect(std::string(host_and_port)); }
+//@ end
   // Takes over a connected socket (made non-blocking here).
   static TcpStream from_fd(int fd);
 

@@ -10,6 +10,9 @@
 #include <string_view>
 #include <thread>
 
+//@ chapters blocking..
+#include "rt/blocking/pool.hpp"
+//@ end
 #include "rt/runtime.hpp"
 //@ chapters reactor..
 #include "rt/runtime/driver.hpp"
@@ -74,6 +77,25 @@ Builder& Builder::max_io_events_per_tick(std::size_t events) {
 }
 
 //@ end
+//@ chapters blocking..
+Builder& Builder::max_blocking_threads(std::size_t count) {
+  if (count == 0) throw std::invalid_argument("max_blocking_threads must be greater than 0");
+  max_blocking_threads_ = count;
+  return *this;
+}
+
+Builder& Builder::thread_keep_alive(std::chrono::nanoseconds duration) {
+  thread_keep_alive_ = duration;
+  return *this;
+}
+
+detail::BlockingConfig Builder::blocking_config(std::size_t workers) const {
+  // The worker loops are the pool's jobs too: Tokio's cap is
+  // max_blocking_threads + worker_threads.
+  return {max_blocking_threads_ + workers, thread_keep_alive_, thread_name_};
+}
+
+//@ end
 //@ chapters lifo-slot..
 Builder& Builder::disable_lifo_slot() {
   disable_lifo_slot_ = true;
@@ -101,9 +123,17 @@ std::size_t Builder::default_worker_threads() {
 Runtime Builder::build() {
 //@ chapters ..coop
   if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>());
-//@ else
+//@ end
+//@ chapters reactor..timers
   if (kind_ == Kind::CurrentThread) {
     return Runtime(std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_));
+  }
+//@ end
+//@ chapters blocking..
+  if (kind_ == Kind::CurrentThread) {
+    auto scheduler = std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_);
+    scheduler->set_blocking_pool(blocking_config(0));
+    return Runtime(std::move(scheduler));
   }
 //@ end
   detail::MultiThreadConfig config;
@@ -117,7 +147,13 @@ Runtime Builder::build() {
 //@ chapters reactor..
   config.driver = driver_config(false);
 //@ end
+//@ chapters blocking..
+  detail::BlockingConfig blocking = blocking_config(config.workers);
+//@ end
   auto scheduler = std::make_shared<detail::MultiThread>(std::move(config));
+//@ chapters blocking..
+  scheduler->set_blocking_pool(std::move(blocking));
+//@ end
   scheduler->start();
   return Runtime(std::move(scheduler));
 }
@@ -156,7 +192,11 @@ Runtime& Runtime::operator=(Runtime&& other) noexcept {
 
 Runtime::~Runtime() { shutdown(); }
 
+//@ chapters ..timers
 void Runtime::shutdown() {
+//@ else
+void Runtime::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
+//@ end
 //@ chapters ..coop
   if (handle_.scheduler_) std::exchange(handle_.scheduler_, nullptr)->shutdown();
 //@ else
@@ -164,6 +204,9 @@ void Runtime::shutdown() {
   std::shared_ptr<detail::SchedulerHandle> scheduler = std::exchange(handle_.scheduler_, nullptr);
   scheduler->shutdown();         // no task runs any more
   scheduler->shutdown_driver();  // and no socket waits any more
+//@ end
+//@ chapters blocking..
+  scheduler->shutdown_blocking_pool(timeout);  // and no blocking job, but those past the timeout
 //@ end
 }
 

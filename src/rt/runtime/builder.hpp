@@ -12,6 +12,9 @@
 // many (Tokio's TOKIO_WORKER_THREADS), unless worker_threads(n) does.
 #pragma once
 
+//@ chapters blocking..
+#include <chrono>
+//@ end
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,6 +26,11 @@ class Runtime;
 //@ chapters reactor..
 namespace detail {
 struct DriverConfig;
+//@ end
+//@ chapters blocking..
+struct BlockingConfig;
+//@ end
+//@ chapters reactor..
 }  // namespace detail
 //@ end
 
@@ -64,6 +72,14 @@ class Builder {
   Builder& start_paused(bool paused);
 //@ end
 
+//@ chapters blocking..
+  // At most how many threads the blocking pool runs at once besides the
+  // workers' loops (512); a job beyond waits for one to free up.
+  Builder& max_blocking_threads(std::size_t count);
+  // How long an idle blocking thread waits for a job before it leaves (10 s).
+  Builder& thread_keep_alive(std::chrono::nanoseconds duration);
+
+//@ end
 //@ chapters lifo-slot..
   // Turns the LIFO slot off: every task woken on a worker goes to the back
   // of its ring (Tokio's, unstable there, is a workaround for tasks that
@@ -99,6 +115,12 @@ class Builder {
 //@ chapters timers..
   bool enable_time_ = false;
   bool start_paused_ = false;
+//@ end
+//@ chapters blocking..
+  detail::BlockingConfig blocking_config(std::size_t workers) const;
+
+  std::size_t max_blocking_threads_ = 512;
+  std::chrono::nanoseconds thread_keep_alive_ = std::chrono::seconds(10);
 //@ end
 };
 

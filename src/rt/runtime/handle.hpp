@@ -15,6 +15,9 @@
 #include <stdexcept>
 #include <utility>
 
+//@ chapters blocking..
+#include "rt/blocking/spawn_blocking.hpp"
+//@ end
 #include "rt/runtime/context.hpp"
 #include "rt/runtime/metrics.hpp"
 #include "rt/scheduler/handle.hpp"
@@ -81,6 +84,14 @@ class Handle {
     return future.take_result();
   }
 
+//@ chapters blocking..
+  // Runs `f` on this runtime's blocking pool (rt/blocking/spawn_blocking.hpp).
+  template <std::invocable F>
+  auto spawn_blocking(F f) const {
+    return detail::spawn_blocking_on(scheduler_, std::move(f));
+  }
+
+//@ end
   RuntimeMetrics metrics() const { return RuntimeMetrics(scheduler_); }
 
  private:

@@ -97,6 +97,15 @@ class RuntimeMetrics {
     return driver && driver->time() ? driver->time()->num_timers() : 0;
   }
 //@ end
+//@ chapters blocking..
+  // Threads of the blocking pool that are not running a worker's loop:
+  // busy with a job or idle (Tokio's num_blocking_threads).
+  std::size_t num_blocking_threads() const { return scheduler_->num_blocking_threads(); }
+  // Those of them waiting for a job (Tokio's num_idle_blocking_threads).
+  std::size_t num_idle_blocking_threads() const { return scheduler_->blocking_pool()->num_idle_threads(); }
+  // Jobs waiting for a thread (Tokio's blocking_queue_depth).
+  std::size_t blocking_queue_depth() const { return scheduler_->blocking_pool()->queue_depth(); }
+//@ end
 
  private:
 //@ chapters reactor..

@@ -7,12 +7,22 @@
 // it. After shutdown it still answers, refusing new work.
 #pragma once
 
+//@ chapters blocking..
+#include <chrono>
+//@ end
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+//@ chapters blocking..
+#include <optional>
+#include <stdexcept>
+//@ end
 
 //@ chapters reactor..
 #include "rt/runtime/driver.hpp"
+//@ end
+//@ chapters blocking..
+#include "rt/blocking/pool.hpp"
 //@ end
 #include "rt/scheduler/owned_tasks.hpp"
 #include "rt/task/header.hpp"
@@ -68,6 +78,29 @@ class SchedulerHandle : public Schedule {
     if (driver_) driver_->shutdown();
   }
 //@ end
+//@ chapters blocking..
+
+  // The blocking pool: spawn_blocking's jobs, and the multi-thread
+  // runtime's worker loops. The builder sets its limits, before the
+  // runtime starts.
+  const std::shared_ptr<BlockingPool>& blocking_pool() const { return blocking_; }
+  void set_blocking_pool(BlockingConfig config) { blocking_ = std::make_shared<BlockingPool>(std::move(config)); }
+  // After shutdown() and shutdown_driver(): waits for the pool's threads,
+  // for ever or at most `timeout`.
+  void shutdown_blocking_pool(std::optional<std::chrono::nanoseconds> timeout) { blocking_->shutdown(timeout); }
+  // The pool's threads that run blocking jobs, not worker loops.
+  virtual std::size_t num_blocking_threads() const { return blocking_->num_threads(); }
+
+  // block_in_place on a thread that drives this runtime (rt/blocking/
+  // block_in_place.hpp): which worker's core the thread handed off, if it
+  // had one. A current-thread runtime has nowhere to run its tasks
+  // meanwhile: it refuses, with Tokio's message.
+  virtual std::optional<std::size_t> enter_blocking_section() {
+    throw std::logic_error("can call blocking only when running on the multi-threaded runtime");
+  }
+  // The blocking section ended: take that core back, if nobody took it.
+  virtual void leave_blocking_section(std::size_t) {}
+//@ end
 
  protected:
   // Unlinks and cancels every task left; for shutdown.
@@ -76,6 +109,9 @@ class SchedulerHandle : public Schedule {
   OwnedTasks owned_;
 //@ chapters reactor..
   std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
+//@ end
+//@ chapters blocking..
+  std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
 //@ end
 };
 

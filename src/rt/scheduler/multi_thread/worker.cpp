@@ -3,8 +3,13 @@
 // worker.hpp.
 #include "rt/scheduler/multi_thread/worker.hpp"
 
+//@ chapters ..timers
 #include <pthread.h>
+//@ end
 
+//@ chapters blocking..
+#include "rt/blocking/spawn_blocking.hpp"
+//@ end
 #include "rt/runtime/context.hpp"
 #include "rt/runtime/park_thread.hpp"
 #include "rt/task/harness.hpp"
@@ -32,7 +37,12 @@ MultiThread::MultiThread(MultiThreadConfig config)
     : config_(std::move(config)),
       idle_(config_.workers),
       workers_(config_.workers),
+//@ chapters ..timers
       started_(static_cast<std::ptrdiff_t>(config_.workers)) {
+//@ else
+      started_(static_cast<std::ptrdiff_t>(config_.workers)),
+      cores_done_(static_cast<std::ptrdiff_t>(config_.workers)) {
+//@ end
 //@ chapters reactor..
   driver_ = make_driver(config_.driver);
 //@ end
@@ -53,6 +63,7 @@ MultiThread::MultiThread(MultiThreadConfig config)
 }
 
 void MultiThread::start() {
+//@ chapters ..timers
   threads_.reserve(workers_.size());
   for (std::size_t index = 0; index < workers_.size(); ++index) {
     threads_.emplace_back([self = shared_from_this(), index] {
@@ -61,6 +72,18 @@ void MultiThread::start() {
       self->run(index);
     });
   }
+//@ else
+  // Each worker's loop is a job of the blocking pool, as in Tokio, so
+  // that block_in_place can hand a core to a new thread the same way.
+  for (std::size_t index = 0; index < workers_.size(); ++index) {
+    auto loop = [self = shared_from_this(), index] {
+      self->started_.count_down();
+      self->run(index);
+    };
+    // Its JoinHandle goes at once: the loop runs until shutdown.
+    (void)detail::spawn_blocking_on(shared_from_this(), std::move(loop), /*mandatory=*/true);
+  }
+//@ end
   // A runtime that build() returns has all its workers: none starts
   // later, in the middle of what the caller measures or expects.
   started_.wait();
@@ -132,6 +155,14 @@ std::optional<std::size_t> MultiThread::current_worker() const {
   if (current_worker_here.scheduler != this) return std::nullopt;
   return current_worker_here.index;
 }
+//@ end
+//@ chapters blocking..
+
+void MultiThread::set_current_worker(std::optional<std::size_t> index) {
+  current_worker_here = index ? CurrentWorker{this, *index} : CurrentWorker{};
+}
+//@ end
+//@ chapters local-queues..
 
 //@ listing schedule_local
 //@ end
@@ -273,13 +304,23 @@ void MultiThread::run(std::size_t index) {
 //@ chapters local-queues..
   current_worker_here = {this, index};
   Worker& worker = workers_[index];
+//@ end
+//@ chapters local-queues..timers
   started_.count_down();
+//@ end
+//@ chapters local-queues..
   worker.stats.start_batch(Stats::Clock::now());
   for (;;) {
     ++worker.tick;
     if (worker.tick % config_.event_interval == 0 && !maintenance(worker)) break;
     if (Header* task = next_task(index)) {
       run_task(worker, task);
+//@ end
+//@ chapters blocking..
+      // block_in_place gave the core away: another thread runs this loop now.
+      if (!current_worker()) return;
+//@ end
+//@ chapters local-queues..
       continue;
     }
     worker.stats.end_batch(Stats::Clock::now());
@@ -288,6 +329,11 @@ void MultiThread::run(std::size_t index) {
     if (Header* task = steal_work(index)) {
       worker.stats.start_batch(Stats::Clock::now());
       run_task(worker, task);
+//@ end
+//@ chapters blocking..
+      if (!current_worker()) return;
+//@ end
+//@ chapters stealing..
       continue;
     }
 //@ end
@@ -306,6 +352,9 @@ void MultiThread::run(std::size_t index) {
     worker.stats.start_batch(Stats::Clock::now());
   }
   current_worker_here = {};
+//@ end
+//@ chapters blocking..
+  cores_done_.count_down();
 //@ end
 }
 //@ listing-end run
@@ -374,6 +423,9 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 //@ chapters local-queues..
   poll_counted(worker, task);
 //@ end
+//@ chapters blocking..
+  if (!current_worker()) return;  // the core went with block_in_place
+//@ end
 //@ chapters lifo-slot..
   run_lifo_slot(worker);
 //@ end
@@ -385,63 +437,6 @@ void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.polls.add();  // a statistic
   poll(task);  // the Notified's reference goes with it
 }
-//@ end
-//@ chapters lifo-slot..
-
-//@ listing run_lifo_slot
-void MultiThread::run_lifo_slot(Worker& worker) {
-  //@ exercise lifo-slot lifo_polls
-  // What the task just polled woke runs next. Not forever: two tasks that
-  // wake each other would keep the slot, and the ring, to themselves.
-  for (std::uint32_t lifo_polls = 0;;) {
-    Header* task = next_lifo_task(worker);
-    if (!task) break;
-    //@ mutant lifo-slot lifo_unlimited: runs the slot's tasks for as long as they wake each other
-    if (++lifo_polls >= max_lifo_polls_per_tick) worker.lifo_enabled = false;
-    //@ instead
-    ++lifo_polls;
-    //@ end
-    poll_counted(worker, task);
-  }
-  //@ mutant lifo-slot lifo_never_reenabled: leaves the slot off for good once it was capped
-  worker.lifo_enabled = !config_.disable_lifo_slot;
-  //@ instead
-  //@ end
-  //@ starter
-  // TODO: the task just polled may have woken another into the slot:
-  // take it (next_lifo_task(worker)) and poll it (poll_counted(worker,
-  // task)), and again, while there is one. But at most
-  // max_lifo_polls_per_tick of them: from the last one on, the slot is
-  // off (worker.lifo_enabled = false), so what it wakes goes to the
-  // ring. Once the slot is empty, it is on again, unless the builder
-  // disabled it (config_.disable_lifo_slot).
-  // Hint: two tasks that wake each other through a channel: without the
-  // limit, what happens to every other task of this worker?
-  (void)worker;
-  throw Todo("@NN@ lifo_polls (@FILE@)");
-  //@ end
-}
-//@ listing-end run_lifo_slot
-
-//@ listing next_lifo_task
-Header* MultiThread::next_lifo_task(Worker& worker) {
-  Header* task = std::exchange(worker.lifo_slot, nullptr);
-//@ end
-//@ chapters coop..
-  // The slot's task runs on what is left of the budget of the task that
-  // woke it: with nothing left, it waits its turn in the ring instead.
-  //@ mutant coop lifo_ignores_budget: polls the slot's task even when the budget is spent
-  if (task && !coop::has_budget_remaining()) {
-    push_to_ring(worker, task);
-    return nullptr;
-  }
-  //@ instead
-  //@ end
-//@ end
-//@ chapters lifo-slot..
-  return task;
-}
-//@ listing-end next_lifo_task
 //@ end
 //@ chapters local-queues..
 
@@ -696,7 +691,13 @@ void MultiThread::shutdown() {
   for (Worker& worker : workers_) worker.parker.unpark();
   //@ instead
   //@ end
+//@ chapters ..timers
   for (std::thread& thread : threads_) thread.join();
+//@ else
+  // The loops run on the blocking pool's threads, which the Runtime waits
+  // for later: here, only until every core's loop has ended.
+  cores_done_.wait();
+//@ end
   // 3. No task runs any more: cancel every one left, and drop the
   //    Notifieds that were queued.
   //@ mutant threads shutdown_cancels_nothing: leaves the waiting tasks alive

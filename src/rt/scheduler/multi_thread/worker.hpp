@@ -74,7 +74,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+//@ chapters ..timers
 #include <thread>
+//@ end
 #include <vector>
 
 #include "rt/scheduler/handle.hpp"
@@ -146,6 +148,15 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   std::uint64_t worker_steal_operations(std::size_t worker) const override;
   std::size_t num_searching_workers() const override { return idle_.num_searching(); }
 //@ end
+//@ chapters blocking..
+  std::size_t num_blocking_threads() const override;
+
+  // block_in_place (block_in_place.cpp): a worker's thread hands its core
+  // to a new thread of the blocking pool, and takes it back afterwards if
+  // that thread has not taken it meanwhile.
+  std::optional<std::size_t> enter_blocking_section() override;
+  void leave_blocking_section(std::size_t index) override;
+//@ end
 
  private:
   // What each worker has of its own. Aligned to a cache line so that
@@ -182,6 +193,13 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
     Counter steals;            // tasks it stole
     Counter steal_operations;  // steals that took any
 //@ end
+//@ chapters blocking..
+    // The core (everything above that only its own thread touches) waits
+    // for a thread to take it: block_in_place set it down, and the new
+    // thread or the old one, whichever comes first, takes it up. Tokio's
+    // Worker::core.
+    std::atomic<bool> core_free{false};
+//@ end
   };
 
   // The worker loop, on worker thread `index`.
@@ -202,6 +220,12 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   void tune_global_queue_interval(Worker& worker);
   // Which worker of this runtime the calling thread is, if any.
   std::optional<std::size_t> current_worker() const;
+//@ end
+//@ chapters blocking..
+  // Makes the calling thread worker `index`, or no worker.
+  void set_current_worker(std::optional<std::size_t> index);
+//@ end
+//@ chapters local-queues..
   // A task scheduled on worker `index`'s own thread.
 //@ end
 //@ chapters local-queues..stealing
@@ -242,6 +266,15 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   // Work queued for worker `index`, or the runtime shut down: no sleeping.
   bool work_pending(std::size_t index) const;
 //@ end
+//@ chapters blocking..
+  // block_in_place's halves: set worker `index`'s core down for a new
+  // thread to take up, and afterwards take it back up if it is still
+  // down.
+  void hand_off_core(std::size_t index);
+  void take_back_core(std::size_t index);
+  // Takes worker `index`'s core up, if it is down: true for one thread only.
+  bool take_core(std::size_t index);
+//@ end
   // A task was queued: wake one parked worker, if any.
   void notify_parked();
   // Wakes worker `index`, which notify_parked took off the sleepers' list.
@@ -251,8 +284,13 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   Inject inject_;
   Idle idle_;
   std::vector<Worker> workers_;
+//@ chapters ..timers
   std::vector<std::thread> threads_;
+//@ end
   std::latch started_;  // every worker has entered its loop: build() returns then
+//@ chapters blocking..
+  std::latch cores_done_;  // every core's loop has seen the shutdown
+//@ end
 };
 
 }  // namespace rt::detail

@@ -240,29 +240,6 @@ void MultiThread::poll_counted(Worker& worker, Header* task) {
   poll(task);  // the Notified's reference goes with it
 }
 
-void MultiThread::run_lifo_slot(Worker& worker) {
-  // What the task just polled woke runs next. Not forever: two tasks that
-  // wake each other would keep the slot, and the ring, to themselves.
-  for (std::uint32_t lifo_polls = 0;;) {
-    Header* task = next_lifo_task(worker);
-    if (!task) break;
-    if (++lifo_polls >= max_lifo_polls_per_tick) worker.lifo_enabled = false;
-    poll_counted(worker, task);
-  }
-  worker.lifo_enabled = !config_.disable_lifo_slot;
-}
-
-Header* MultiThread::next_lifo_task(Worker& worker) {
-  Header* task = std::exchange(worker.lifo_slot, nullptr);
-  // The slot's task runs on what is left of the budget of the task that
-  // woke it: with nothing left, it waits its turn in the ring instead.
-  if (task && !coop::has_budget_remaining()) {
-    push_to_ring(worker, task);
-    return nullptr;
-  }
-  return task;
-}
-
 bool MultiThread::maintenance(Worker& worker) {
   // A batch ends here too, so that a worker that never runs dry still
   // measures its polls.
