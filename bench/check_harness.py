@@ -56,6 +56,8 @@ class Refusals(unittest.TestCase):
         self.assertTrue(bench.refusal_expected("chapters-03", "echo_100", "multi_thread"))
         self.assertTrue(bench.refusal_expected("solutions-09", "timers", "current_thread"))
         self.assertTrue(bench.refusal_expected("chapters-09", "timeout_ready", "multi_thread"))
+        self.assertTrue(bench.refusal_expected("solutions-10", "spawn_blocking", "current_thread"))
+        self.assertTrue(bench.refusal_expected("chapters-10", "spawn_blocking", "multi_thread"))
 
     def test_what_it_may_not(self):
         self.assertFalse(bench.refusal_expected("solutions-04", "yield_many", "multi_thread"))
@@ -68,9 +70,12 @@ class Refusals(unittest.TestCase):
         self.assertFalse(bench.refusal_expected("solutions-10", "timers", "multi_thread"))
         self.assertFalse(bench.refusal_expected("chapters-10", "timeout_ready", "current_thread"))
         self.assertFalse(bench.refusal_expected("asio", "timers", "current_thread"))
+        self.assertFalse(bench.refusal_expected("solutions-11", "spawn_blocking", "multi_thread"))
+        self.assertFalse(bench.refusal_expected("chapters-11", "spawn_blocking", "current_thread"))
+        self.assertFalse(bench.refusal_expected("asio", "spawn_blocking", "multi_thread"))
 
-    def test_every_echo_and_timer_row_is_a_workload(self):
-        for workload in ("echo_1", "echo_10", "echo_100", "timers", "timeout_ready"):
+    def test_every_echo_timer_and_blocking_row_is_a_workload(self):
+        for workload in ("echo_1", "echo_10", "echo_100", "timers", "timeout_ready", "spawn_blocking"):
             self.assertIn(workload, bench.WORKLOADS)
 
 

@@ -5,8 +5,10 @@
 // those of Tokio's benches/rt_multi_threaded.rs and
 // benches/rt_current_thread.rs; echo_* is a TCP echo server and its
 // clients on 127.0.0.1, as in Tokio's and Asio's echo examples; timers is
-// many overlapping sleeps, and timeout_ready is Tokio's
-// benches/time_timeout.rs (a timeout around a task that is ready at once).
+// many overlapping sleeps, timeout_ready is Tokio's
+// benches/time_timeout.rs (a timeout around a task that is ready at once),
+// and spawn_blocking is Tokio's benches/spawn_blocking.rs (batches of
+// empty functions on the blocking pool, awaited from tasks).
 #pragma once
 
 #include <array>
@@ -23,10 +25,11 @@ inline std::string_view name_of(Flavour flavour) {
   return flavour == Flavour::current_thread ? "current_thread" : "multi_thread";
 }
 
-inline constexpr std::array<std::string_view, 12> workload_names = {
+inline constexpr std::array<std::string_view, 13> workload_names = {
     "spawn_many_local",   "spawn_many_remote_idle", "spawn_many_remote_busy", "yield_many",
     "ping_pong",          "ping_pong_upstream",     "chained_spawn",          "echo_1",
     "echo_10",            "echo_100",               "timers",                 "timeout_ready",
+    "spawn_blocking",
 };
 
 // How big an iteration is: `full` for a timed run, `smoke` for a run that
@@ -74,6 +77,32 @@ inline long timer_sleep_ms(long i) { return 1 + i % timer_longest_ms; }
 inline constexpr long timeouts_per_iteration = 100'000;
 inline long timeout_tasks(Flavour flavour, int workers) { return flavour == Flavour::current_thread ? 1 : workers; }
 
+// spawn_blocking: Tokio's benches/spawn_blocking.rs. Each of `tasks`
+// tasks (one on the current-thread flavour, one per worker on the
+// multi-thread one, Tokio's concurrency levels up to the cores) runs
+// batches of blocking_batch_size jobs, each an empty function that
+// returns 0 run on the blocking pool: it starts the whole batch, then
+// awaits every job of it, then the next batch. The unit is one job:
+// started from a task, run on a pool thread, its result awaited by the
+// task. An iteration is blocking_batches_per_iteration batches in all,
+// shared out among the tasks (on 2 workers, Tokio's 100 batches of 16 per
+// task), so that an iteration makes as many jobs on every row.
+inline constexpr long blocking_batch_size = 16;
+inline constexpr long blocking_batches_per_iteration = 200;
+inline long blocking_tasks(Flavour flavour, int workers) { return flavour == Flavour::current_thread ? 1 : workers; }
+// The batches of task t of `tasks`: the remainder goes to the first tasks.
+inline long blocking_batches_of(long t, long tasks) {
+  return blocking_batches_per_iteration / tasks + (t < blocking_batches_per_iteration % tasks ? 1 : 0);
+}
+
+// Keeps the compiler from folding away a value it could compute: what
+// Rust's std::hint::black_box does for Tokio's empty blocking function.
+template <class T>
+inline T black_box(T value) {
+  asm volatile("" : "+r"(value) : : "memory");
+  return value;
+}
+
 // How an iteration is timed: the wall clock, or the CPU time of the whole
 // process (all its threads), for a workload whose wall time is mostly
 // waiting (timers).
@@ -100,6 +129,7 @@ inline Shape shape_of(std::string_view workload, Flavour flavour, Size size = Si
   }
   if (workload == "timers") return {"sleep", timer_sleeps(size), Timing::cpu};
   if (workload == "timeout_ready") return {"timeout", timeouts_per_iteration};
+  if (workload == "spawn_blocking") return {"job", blocking_batches_per_iteration * blocking_batch_size};
   throw std::invalid_argument("unknown workload " + std::string(workload));
 }
 
@@ -114,9 +144,8 @@ class Workload {
 
 // Thrown when a runtime cannot run a workload (a multi-thread row on a
 // chapter before 04, channels before chapter 03, sockets before 09, timers
-// before 10). The
-// program exits with cannot_run_exit_code and the reason; the harness
-// shows the cell as such.
+// before 10, the blocking pool before 11). The program exits with
+// cannot_run_exit_code and the reason; the harness shows the cell as such.
 class CannotRun : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

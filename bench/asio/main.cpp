@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../program.hpp"
+#include "blocking.hpp"
 #include "echo.hpp"
 #include "timers.hpp"
 #include "workloads.hpp"
@@ -30,6 +31,7 @@ std::unique_ptr<Workload> make(const Options& o) {
   if (w.starts_with("echo_")) return std::make_unique<Echo>(w, o.flavour, o.workers, o.size);
   if (w == "timers") return std::make_unique<Timers>(o.flavour, o.workers, o.size);
   if (w == "timeout_ready") return std::make_unique<TimeoutReady>(o.flavour, o.workers);
+  if (w == "spawn_blocking") return std::make_unique<SpawnBlocking>(o.flavour, o.workers);
   throw CannotRun("no such workload here");
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../program.hpp"
+#include "blocking.hpp"
 #include "chained_spawn.hpp"
 #include "echo.hpp"
 #include "ping_pong.hpp"
@@ -36,9 +37,13 @@ std::unique_ptr<Workload> make(const Options& o) {
   if (w == "timers") return std::make_unique<Timers>(o.flavour, o.workers, o.size);
   if (w == "timeout_ready") return std::make_unique<TimeoutReady>(o.flavour, o.workers);
 #endif
+#ifdef RT_HAS_BLOCKING
+  if (w == "spawn_blocking") return std::make_unique<SpawnBlocking>(o.flavour, o.workers);
+#endif
   if (w.starts_with("ping_pong")) throw CannotRun("it needs rt::mpsc and rt::oneshot (chapter 03)");
   if (w.starts_with("echo_")) throw CannotRun("it needs rt::net and enable_io (chapter 09)");
   if (w == "timers" || w == "timeout_ready") throw CannotRun("it needs rt::time and enable_time (chapter 10)");
+  if (w == "spawn_blocking") throw CannotRun("it needs the blocking pool, rt::spawn_blocking (chapter 11)");
   throw CannotRun("no such workload here");
 }
 
