@@ -29,6 +29,9 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
     ++num_notify_;
     //@ instead
     //@ end
+    // Told once the lock is free: a thread woken while it is held would
+    // only go to sleep again, on the mutex.
+    lock.unlock();
     condvar_.notify_one();
     return;
     //@ instead

@@ -23,6 +23,9 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
     // next spawn does not pick the same one.
     --num_idle_;
     ++num_notify_;
+    // Told once the lock is free: a thread woken while it is held would
+    // only go to sleep again, on the mutex.
+    lock.unlock();
     condvar_.notify_one();
     return;
   }
