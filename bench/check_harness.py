@@ -2,8 +2,10 @@
 """Checks of scripts/bench and scripts/bench-chart that need no timing: which
 row a ratio is taken against, which refusals are legitimate, the summary
 statistics (units per second among them), what a smoke run tells the
-programs, the report's columns, and a chart drawn from results that the
-runtimes built today cannot produce yet (multi-thread rows, a student's row).
+programs, the report's columns, other contenders (--contender, and Tokio's
+program where scripts/setup --bench puts it) raced by fake programs, and a
+chart drawn from results that the runtimes built today cannot produce yet
+(multi-thread rows, a student's row).
 
 Usage: bench/check_harness.py        (meson test runs it)
 """
@@ -11,7 +13,9 @@ import contextlib
 import importlib.machinery
 import importlib.util
 import io
+import json
 import sys
+import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -180,6 +184,96 @@ class Report(unittest.TestCase):
         self.assertEqual(bench.rate(12345.0), "12.3k")
         self.assertEqual(bench.rate(3.4e6), "3.4M")
         self.assertEqual(bench.rate(None), "-")
+
+
+FAKE_CONTENDER = """#!/usr/bin/env python3
+# A contender for the harness's tests: {ns_per_unit} ns per unit, and
+# exit status 3 (cannot run) for {refuses}.
+import json, sys
+args = sys.argv[1:]
+value = lambda option, default: args[args.index(option) + 1] if option in args else default
+workload, flavour = value("--workload", ""), value("--flavour", "current_thread")
+if workload in {refuses!r}:
+    print("fake cannot run " + workload + ": not here", file=sys.stderr)
+    sys.exit(3)
+units = 1000
+print("starting up")  # only the last line is the report
+print(json.dumps({{"runtime": "fake", "workload": workload, "flavour": flavour, "workers": 1, "unit": "yield",
+                  "units": units, "clock": "wall", "ns": [{ns_per_unit} * units] * int(value("--iterations", "5")),
+                  "allocations": 7 if "--count-allocations" in args else None}}))
+"""
+
+
+class Contenders(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.TemporaryDirectory()
+        self.root = Path(self.scratch.name)
+        self.build_dir = self.root / "build"
+        (self.build_dir / "bench").mkdir(parents=True)
+        (self.build_dir / "build.ninja").write_text("# no benchmark programs\n")
+
+    def tearDown(self):
+        self.scratch.cleanup()
+
+    def program(self, name, ns_per_unit, refuses=()):
+        path = self.root / name
+        path.write_text(FAKE_CONTENDER.format(ns_per_unit=ns_per_unit, refuses=list(refuses)))
+        path.chmod(0o755)
+        return path
+
+    def run_bench(self, *argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            status = bench.main(["--build-dir", str(self.build_dir), "--no-build", *argv])
+        return status, out.getvalue()
+
+    def test_contenders_race_in_the_same_rounds(self):
+        tokio = self.program("fake-tokio", 40)
+        other = self.program("fake-other", 20, refuses=["ping_pong"])
+        data = self.root / "out.json"
+        status, text = self.run_bench("--contender", f"tokio={tokio}", "--contender", f"other={other}",
+                                      "--workloads", "yield_many,ping_pong", "--flavours", "current_thread",
+                                      "--rounds", "2", "--iterations", "3", "--allocations", "--json", str(data))
+        self.assertEqual(status, 0, text)
+        document = json.loads(data.read_text())
+        self.assertEqual(document["runtimes"], ["other", "tokio"])
+        yields, pings = (c["results"] for c in document["cells"])
+        self.assertEqual(yields["tokio"]["rounds"], [40.0, 40.0])
+        self.assertEqual(yields["other"]["median"], 20.0)
+        self.assertAlmostEqual(yields["other"]["ratio_to_tokio"], 0.5)
+        self.assertNotIn("ratio_to_tokio", yields["tokio"])
+        self.assertAlmostEqual(yields["other"]["allocations_per_unit"], 0.007)
+        self.assertEqual(pings["other"]["status"], "cannot_run")
+        self.assertIn("not here", pings["other"]["reason"])
+        self.assertIn("x Tokio", text)
+
+    def test_tokio_built_by_setup_joins_by_name(self):
+        built = bench.tokio_program(self.build_dir)
+        built.parent.mkdir(parents=True)
+        built.write_text(FAKE_CONTENDER.format(ns_per_unit=30, refuses=[]))
+        built.chmod(0o755)
+        status, text = self.run_bench("--runtimes", "tokio", "--workloads", "yield_many",
+                                      "--flavours", "multi_thread", "--quick")
+        self.assertEqual(status, 0, text)
+        self.assertIn("tokio", text)
+
+    def test_tokio_not_built_is_said_in_one_line(self):
+        status, _ = self.run_bench("--runtimes", "tokio", "--quick")
+        self.assertEqual(status, 2)
+
+    def test_bad_contenders_are_refused(self):
+        good = self.program("fake", 10)
+        for text in ("tokio", f"={good}", "tokio=", f"solutions-11={good}", f"a b={good}",
+                     f"tokio={self.root / 'missing'}"):
+            with self.assertRaises(bench.BenchError, msg=text):
+                bench.parse_contender(text)
+        self.assertEqual(bench.parse_contender(f"tokio={good}"), ("tokio", good.resolve()))
+        status, _ = self.run_bench("--contender", f"x={good}", "--contender", f"x={good}", "--quick")
+        self.assertEqual(status, 2)
+
+    def test_a_contender_may_refuse_asio_may_not(self):
+        self.assertTrue(bench.refusal_expected("tokio", "echo_1", "current_thread"))
+        self.assertFalse(bench.refusal_expected("asio", "echo_1", "current_thread"))
 
 
 def cell(workload, flavour, figures):
