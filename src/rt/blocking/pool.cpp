@@ -54,6 +54,7 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
   // - Else nothing: the job waits for the next thread that frees up.
   // Hint: a thread you wake is still counted idle until it runs. What
   // does the next spawn, a moment later, conclude from that count?
+  (void)num_notify_;
   throw Todo("@NN@ spawn (@FILE@)");
   //@ end
 }

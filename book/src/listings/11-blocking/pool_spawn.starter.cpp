@@ -16,5 +16,6 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
   // - Else nothing: the job waits for the next thread that frees up.
   // Hint: a thread you wake is still counted idle until it runs. What
   // does the next spawn, a moment later, conclude from that count?
+  (void)num_notify_;
   throw Todo("11 spawn (rt/blocking/pool.cpp)");
 }
