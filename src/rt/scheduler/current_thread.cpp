@@ -50,6 +50,7 @@ void CurrentThread::block_on(Poller& root) {
   Context cx(waker);
   for (;;) {
     //@ exercise executor block_on
+    //@ mutant executor block_on_tasks_first: runs the queued tasks first and polls the woken root only when none is left, so the root waits behind every task queued meanwhile
     //@ mutant executor block_on_polls_root_always: polls the root on every turn of the loop, woken or not
     if (signal->take() && root.poll(cx)) return;
     //@ instead
@@ -60,6 +61,13 @@ void CurrentThread::block_on(Poller& root) {
       (*task)->run();
       continue;
     }
+    //@ instead
+    if (auto task = shared_->queue.pop()) {
+      (*task)->run();
+      continue;
+    }
+    if (signal->take() && root.poll(cx)) return;
+    //@ end
     shared_->parker.park();  // until a task is queued or the root is woken
     //@ starter
     // TODO: one turn of the scheduler loop:

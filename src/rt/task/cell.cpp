@@ -33,7 +33,10 @@ void TaskBase::wake() {
 
 //@ listing run
 void TaskBase::run() {
+  //@ mutant executor run_after_finish: polls a task again after it finished, when it was woken during its last poll
   if (finished_) return;  // woken during its last poll, then it finished
+  //@ instead
+  //@ end
   //@ mutant executor flag_cleared_after_poll: clears the queued flag after the poll, so a wake during the poll is lost
   // Cleared before the poll, so that a wake during the poll queues it again.
   scheduled_.store(false, std::memory_order_release);

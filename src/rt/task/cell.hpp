@@ -87,6 +87,7 @@ class Cell final : public TaskBase {
 
  private:
   void complete() override {
+    //@ mutant executor complete_before_output: marks the task complete, then stores its output: a joiner that looks in between finds it finished with no output
     output_.store_from(future_);
     future_ = Task<T>();  // the finished coroutine's frame is not needed
     Waker joiner;
@@ -95,6 +96,16 @@ class Cell final : public TaskBase {
       complete_ = true;
       joiner = std::move(join_waker_);
     }
+    //@ instead
+    Waker joiner;
+    {
+      std::lock_guard lock(mutex_);
+      complete_ = true;
+      joiner = std::move(join_waker_);
+    }
+    output_.store_from(future_);
+    future_ = Task<T>();
+    //@ end
     joiner.wake();
   }
 

@@ -44,7 +44,9 @@ class CurrentThread {
     OwnedTasks<TaskBase> owned;
 
     void schedule(TaskRef task) override;
-    void release(TaskBase& task) override { owned.remove(task); }
+    void release(TaskBase& task) override {
+      owned.remove(task);
+    }
   };
 
   std::shared_ptr<Shared> shared_;
