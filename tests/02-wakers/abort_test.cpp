@@ -165,3 +165,57 @@ TEST_CASE("abort while running cancels the task when its poll ends" * POINTS(1))
     CHECK(outcome.destroyed_after_join == 1);
   });
 }
+
+namespace {
+
+// Aborts itself from inside its poll, then waits on a gate nobody opens
+// yet: the poll ends pending, with no wake-up to come.
+rt::Task<int> abort_self_then_wait(Probe, Gate& started, Gate& never, rt::JoinHandle<int>*& self,
+                                   int& reached) {
+  co_await started.wait();  // until `self` is set
+  self->abort();
+  reached = 1;
+  co_await never.wait();
+  reached = 2;
+  co_return 5;
+}
+
+struct PendingAbort {
+  bool finished_when_poll_ended = false;
+  int destroyed_when_poll_ended = -1;
+};
+
+rt::Task<PendingAbort> abort_then_pend(std::atomic<int>& destroyed, Gate& never, int& reached, Outcome& outcome) {
+  PendingAbort seen;
+  Gate started;
+  rt::JoinHandle<int>* self = nullptr;
+  auto handle = rt::spawn(abort_self_then_wait(Probe(destroyed), started, never, self, reached));
+  self = &handle;
+  started.open();
+  // A few turns: the task's poll ends pending, and it must then be cancelled.
+  for (int i = 0; i < 5 && !handle.is_finished(); ++i) co_await rt::yield_now();
+  seen.finished_when_poll_ended = handle.is_finished();
+  seen.destroyed_when_poll_ended = destroyed;
+  never.open();  // so that a task left waiting is woken, and the join ends
+  co_await join(handle, outcome);
+  co_return seen;
+}
+
+}  // namespace
+
+// On workers the end of the poll is not a moment the root can wait for:
+// a current-thread runtime's test.
+TEST_CASE("abort during a poll that ends pending with no wake-up cancels the task" * POINTS(2)) {
+  rt_test::on_current_thread([&](rt::Runtime& runtime) {
+    std::atomic<int> destroyed{0};
+    int reached = 0;
+    Gate never;
+    Outcome outcome;
+    PendingAbort seen = runtime.block_on(abort_then_pend(destroyed, never, reached, outcome));
+    CHECK_MESSAGE(seen.finished_when_poll_ended,
+                  "a task aborted while it ran was left waiting when its poll ended, not cancelled");
+    CHECK(seen.destroyed_when_poll_ended == 1);
+    CHECK(reached == 1);
+    CHECK(outcome.cancelled);
+  });
+}

@@ -1,7 +1,9 @@
 // Chapter 02: a task's exception reaches whoever joins it, as a JoinError
-// that is not a cancellation.
+// that is not a cancellation; a finished task's output goes with its JoinHandle.
+#include <atomic>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "flavours.hpp"
 #include "graded.hpp"
@@ -57,5 +59,73 @@ TEST_CASE("joining a task that threw gives a JoinError holding its exception" * 
     CHECK_FALSE(joined.is_cancelled);
     CHECK(joined.original_is_ours);
     CHECK(joined.after == 11);
+  });
+}
+
+namespace {
+
+// Counts, in `*destroyed`, the destruction of the one a task returns
+// (moved-from copies do not count).
+class Output {
+ public:
+  explicit Output(std::atomic<int>& destroyed) : destroyed_(&destroyed) {}
+  Output(Output&& other) noexcept : destroyed_(std::exchange(other.destroyed_, nullptr)) {}
+  Output& operator=(Output&&) = delete;
+  ~Output() {
+    if (destroyed_) destroyed_->fetch_add(1);
+  }
+
+ private:
+  std::atomic<int>* destroyed_;
+};
+
+// A leaf, ready at once, that leaves a clone of its task's waker in `slot`:
+// a reference to the task that outlives its JoinHandle.
+class KeepWaker : public rt::Leaf<KeepWaker> {
+ public:
+  explicit KeepWaker(rt::Waker& slot) : slot_(slot) {}
+  bool poll(rt::Context& cx) override {
+    slot_ = cx.waker();
+    return true;
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  rt::Waker& slot_;
+};
+
+rt::Task<Output> keep_waker_and_return(rt::Waker& slot, std::atomic<int>& destroyed) {
+  co_await KeepWaker(slot);
+  co_return Output(destroyed);
+}
+
+struct Dropped {
+  int before_drop = -1;
+  int after_drop = -1;
+};
+
+rt::Task<Dropped> drop_finished_handle(rt::Waker& slot, std::atomic<int>& destroyed) {
+  Dropped seen;
+  {
+    auto handle = rt::spawn(keep_waker_and_return(slot, destroyed));
+    while (!handle.is_finished()) co_await rt::yield_now();
+    seen.before_drop = destroyed;
+  }  // the JoinHandle goes, unjoined, while `slot` keeps the task
+  seen.after_drop = destroyed;
+  co_return seen;
+}
+
+}  // namespace
+
+TEST_CASE("dropping the JoinHandle of a finished task destroys its output at once" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    rt::Waker slot;
+    std::atomic<int> destroyed{0};
+    Dropped seen = runtime.block_on(drop_finished_handle(slot, destroyed));
+    CHECK(seen.before_drop == 0);  // kept for a joiner
+    CHECK_MESSAGE(seen.after_drop == 1,
+                  "the output of a finished task outlived its JoinHandle: it lives as long as any "
+                  "waker of the task, although nobody can take it any more");
+    slot = rt::Waker();
   });
 }

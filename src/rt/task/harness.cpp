@@ -132,11 +132,16 @@ bool poll_join(Header* task, const Waker& waker) {
   }
   // JOIN_WAKER clear: the field is the JoinHandle's to write.
   task->join_waker = waker;
+  //@ mutant wakers poll_join_ignores_late_complete: stores the waker and waits, whether or not the task completed since the JoinHandle looked
   if (!task->state.set_join_waker(snapshot)) {
     task->join_waker = Waker();  // completed meanwhile: read the output now
     return true;
   }
   return false;
+  //@ instead
+  task->state.set_join_waker(snapshot);
+  return false;
+  //@ end
 }
 
 void drop_join_handle(Header* task) {

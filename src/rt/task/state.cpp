@@ -55,7 +55,10 @@ TransitionToIdle State::transition_to_idle() {
   for (;;) {
     assert(current.is_running());
     // Cancelled during the poll: stay RUNNING; the caller cancels it.
+    //@ mutant wakers idle_ignores_cancel: ends the poll of a task aborted during it as if nothing had happened: it waits on, never cancelled
     if (current.is_cancelled()) return TransitionToIdle::Cancelled;
+    //@ instead
+    //@ end
     Snapshot next = current;
     next.unset(RUNNING);
     TransitionToIdle action;
@@ -234,7 +237,10 @@ bool State::set_join_waker(Snapshot& current) {
   current = load();
   for (;;) {
     assert(current.is_join_interested() && !current.is_join_waker_set());
+    //@ mutant wakers join_waker_after_complete: sets JOIN_WAKER on a task that completed meanwhile, so its JoinHandle waits for a wake that has come and gone
     if (current.is_complete()) return false;
+    //@ instead
+    //@ end
     Snapshot next = current;
     next.set(JOIN_WAKER);
     // acq_rel: publish the waker just written to the runtime.
@@ -279,8 +285,12 @@ TransitionToJoinHandleDrop State::transition_to_join_handle_dropped() {
     TransitionToJoinHandleDrop action{false, false};
     // Not complete: take the join waker field back. Complete: the output
     // is ours to drop.
+    //@ mutant wakers join_drop_keeps_output: a JoinHandle dropped after its task finished leaves the output in the task, to be destroyed only with its last reference
     if (!next.is_complete()) next.unset(JOIN_WAKER);
     else action.drop_output = true;
+    //@ instead
+    if (!next.is_complete()) next.unset(JOIN_WAKER);
+    //@ end
     // JOIN_WAKER clear: the field is ours (if it is still set, the
     // runtime is waking it and will drop it).
     action.drop_waker = !next.is_join_waker_set();
