@@ -149,3 +149,30 @@ TEST_CASE("an mpsc send handed a slot while it waited takes no second one when p
   CHECK(rx.try_recv() == std::optional<int>(3));
   CHECK(rx.try_recv() == std::optional<int>(4));
 }
+
+TEST_CASE("notify_one that wakes a waiter stores no permit for the next one" * POINTS(1)) {
+  rt::Notify notify;
+  auto first = notify.notified();
+  CountingWaker waiter;
+  rt::Context cx(waiter.waker());
+  CHECK_FALSE(first.poll(cx));
+  notify.notify_one();  // taken by the waiter
+  CHECK(waiter.wakes() == 1);
+  CHECK(first.poll(cx));
+  auto next = notify.notified();
+  CountingWaker later;
+  rt::Context later_cx(later.waker());
+  CHECK_MESSAGE(!next.poll(later_cx), "notify_one woke a waiter and stored a permit too: one call let two waiters through");
+}
+
+TEST_CASE("notify_waiters with nobody waiting stores no permit" * POINTS(1)) {
+  rt::Notify notify;
+  notify.notify_waiters();  // nobody waits: nothing to do
+  auto next = notify.notified();
+  CountingWaker waiter;
+  rt::Context cx(waiter.waker());
+  CHECK_MESSAGE(!next.poll(cx), "notify_waiters with nobody waiting stored a permit, which only notify_one does");
+  notify.notify_one();
+  CHECK(waiter.wakes() == 1);
+  CHECK(next.poll(cx));
+}

@@ -15,7 +15,12 @@ void Notify::notify_one() {
     //@ instead
     //@ end
     waker = std::move(waiter->waker);
+  //@ mutant sync notify_one_stores_permit_too: stores the permit even when it wakes a waiter, so the next waiter returns at once
   } else {
+  //@ instead
+  }
+  {
+  //@ end
     permit_ = true;  // one permit at most: a second call changes nothing
   }
   lock.unlock();
@@ -35,6 +40,10 @@ void Notify::notify_one() {
 void Notify::notify_waiters() {
   std::unique_lock lock(mutex_);
   std::uint64_t call = ++waiters_calls_;  // also wakes the Notified futures not yet polled
+  //@ mutant sync notify_waiters_stores_permit: with nobody waiting, stores a permit as notify_one does, so the next waiter returns at once
+  //@ instead
+  if (!waiters_.front()) permit_ = true;
+  //@ end
   for (;;) {
     // At most a WakeList's worth at a time, woken with the lock released.
     // Only the waiters queued before this call: they are at the front,
