@@ -21,10 +21,16 @@ bool Inject::push(Header* task) {
   //@ exercise threads inject
   auto guard = lock();
   if (closed_) return false;
+  //@ mutant threads inject_push_at_head: links a new task in at the head, so the global queue runs the newest task first
   task->queue_next = nullptr;
   if (tail_) tail_->queue_next = task;
   else head_ = task;
   tail_ = task;
+  //@ instead
+  task->queue_next = head_;
+  head_ = task;
+  if (!tail_) tail_ = task;
+  //@ end
   // seq_cst, and after the task is linked: a worker that reads the new
   // length and comes back for the task finds it.
   len_.fetch_add(1, std::memory_order_seq_cst);

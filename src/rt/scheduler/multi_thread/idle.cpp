@@ -33,7 +33,10 @@ std::optional<std::size_t> Idle::worker_to_notify() {
   //@ mutant threads notify_keeps_sleeper_listed: wakes a sleeper but leaves it on the list
   std::size_t worker = sleepers_.back();
   sleepers_.pop_back();
+  //@ mutant threads notify_count_stale: takes the sleeper off the list but not off the count, so the count says more workers sleep than the list holds
   num_sleeping_.fetch_sub(1, std::memory_order_seq_cst);
+  //@ instead
+  //@ end
   return worker;
   //@ instead
   return sleepers_.back();

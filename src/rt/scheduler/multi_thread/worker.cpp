@@ -574,7 +574,10 @@ void MultiThread::park(std::size_t index) {
   if (work_pending(index)) {
     // If a notifier took us off the list meanwhile, its unpark leaves a
     // token: the next park returns at once, and the loop looks again.
+    //@ mutant threads park_stays_listed: finds work on its last look but stays listed asleep, so the idle count says it sleeps while it runs
     idle_.unpark_worker_by_id(index);
+    //@ instead
+    //@ end
     return;
   }
   //@ instead
@@ -705,11 +708,15 @@ void MultiThread::shutdown() {
   //@ instead
   owned_.close();
   //@ end
+  //@ mutant threads shutdown_leaks_queued: cancels every task but never gives up the references of the Notifieds left queued, so those tasks are never freed
   while (queued) {
     Header* next = queued->queue_next;
     drop_reference(queued);
     queued = next;
   }
+  //@ instead
+  (void)queued;
+  //@ end
 //@ chapters local-queues..
   // And those in the workers' rings, now that their owners are gone.
   for (Worker& worker : workers_) {
