@@ -89,7 +89,7 @@ rt::Task<> join_wake_self(int& polls) {
 TEST_CASE("two overlapping wakes of an idle task queue it once" * POINTS(2)) {
   rt_test::on_current_thread([](rt::Runtime& runtime) {
     long wrong = 0;  // rounds after which the task was polled other than once
-    CHECK(runtime.block_on(overlap_wakes(2000, wrong)));  // 2000 wakes were overlapped
+    CHECK(runtime.block_on(overlap_wakes(5000, wrong)));  // 5000 wakes were overlapped
     CHECK(wrong == 0);
   });
 }
