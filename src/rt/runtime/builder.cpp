@@ -124,15 +124,14 @@ Runtime Builder::build() {
 //@ chapters ..coop
   if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>());
 //@ end
-//@ chapters reactor..timers
-  if (kind_ == Kind::CurrentThread) {
-    return Runtime(std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_));
-  }
-//@ end
-//@ chapters blocking..
+//@ chapters reactor..
   if (kind_ == Kind::CurrentThread) {
     auto scheduler = std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_);
+//@ end
+//@ chapters blocking..
     scheduler->set_blocking_pool(blocking_config(0));
+//@ end
+//@ chapters reactor..
     return Runtime(std::move(scheduler));
   }
 //@ end

@@ -85,7 +85,8 @@ std::size_t Builder::default_worker_threads() {
 
 Runtime Builder::build() {
   if (kind_ == Kind::CurrentThread) {
-    return Runtime(std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_));
+    auto scheduler = std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_);
+    return Runtime(std::move(scheduler));
   }
   detail::MultiThreadConfig config;
   config.workers = worker_threads_ ? *worker_threads_ : default_worker_threads();
