@@ -85,9 +85,22 @@
     var start = Math.max(0, at - 60);
     return (start > 0 ? "\u2026" : "") + text.slice(start, start + 180) + (text.length > start + 180 ? "\u2026" : "");
   }
+  var SHOWN_FIRST = 30;   // the best results; a button shows the rest
+  function showHits(found, terms, from, to) {
+    found.slice(from, to).forEach(function (hit) {
+      var e = hit.entry, li = document.createElement("li");
+      li.innerHTML = '<a href="' + root + e.u + '">' + highlight(e.h, terms) + "</a>" +
+        '<span class="where">' + escapeHtml(e.t) + "</span>" +
+        '<span class="teaser">' + highlight(teaser(e.x, terms[0]), terms) + "</span>";
+      results.appendChild(li);
+    });
+  }
+  function sections(n) { return n + " section" + (n === 1 ? "" : "s"); }
   function runSearch() {
     var query = input.value.trim().toLowerCase();
     results.innerHTML = "";
+    var more = document.getElementById("search-more");
+    if (more) more.remove();
     if (!query) { status.textContent = ""; return; }
     if (!window.BOOK_SEARCH) { status.textContent = "Loading the index\u2026"; return; }
     var terms = query.split(/\s+/);
@@ -102,17 +115,32 @@
       found.push({ entry: entry, score: score });
     });
     found.sort(function (a, b) { return b.score - a.score; });
-    status.textContent = found.length ? found.length + " section" + (found.length > 1 ? "s" : "") + " found"
-                                      : "Nothing found for \u201c" + input.value.trim() + "\u201d";
-    found.slice(0, 30).forEach(function (hit) {
-      var e = hit.entry, li = document.createElement("li");
-      li.innerHTML = '<a href="' + root + e.u + '">' + highlight(e.h, terms) + "</a>" +
-        '<span class="where">' + escapeHtml(e.t) + "</span>" +
-        '<span class="teaser">' + highlight(teaser(e.x, terms[0]), terms) + "</span>";
-      results.appendChild(li);
-    });
+    // The count says what the list shows: all of it, or the best part and a button for the rest.
+    if (!found.length) {
+      status.textContent = "Nothing found for \u201c" + input.value.trim() + "\u201d";
+    } else if (found.length <= SHOWN_FIRST) {
+      status.textContent = sections(found.length) + " found";
+    } else {
+      status.textContent = sections(found.length) + " found; the best " + SHOWN_FIRST + " shown";
+    }
+    showHits(found, terms, 0, SHOWN_FIRST);
+    if (found.length > SHOWN_FIRST) {
+      var button = document.createElement("button");
+      button.id = "search-more";
+      button.type = "button";
+      button.className = "search-more";
+      button.textContent = "Show the other " + (found.length - SHOWN_FIRST);
+      button.addEventListener("click", function () {
+        showHits(found, terms, SHOWN_FIRST, found.length);
+        status.textContent = sections(found.length) + " found, all shown";
+        button.remove();
+      });
+      results.parentNode.appendChild(button);
+    }
   }
   searchButton.addEventListener("click", function () { openSearch(panel.hidden); });
+  // A result on this very page only moves to its anchor: close the panel so that it covers nothing.
+  results.addEventListener("click", function (event) { if (event.target.closest("a")) openSearch(false); });
   input.addEventListener("input", runSearch);
   input.addEventListener("keydown", function (event) {
     if (event.key === "Escape") { openSearch(false); searchButton.focus(); }
@@ -120,6 +148,21 @@
   });
 
   // ---- copy buttons
+  // In a console session ("$ " lines), what to paste into a shell: the
+  // commands without their prompts (and the lines a trailing "\" continues),
+  // never the output the book shows under them.
+  function copiedText(pre) {
+    var lines = pre.innerText.replace(/\n$/, "").split("\n");
+    if (!lines.some(function (line) { return /^\$ /.test(line); })) return lines.join("\n");
+    var commands = [], continued = false;
+    lines.forEach(function (line) {
+      if (/^\$ /.test(line)) line = line.slice(2);
+      else if (!continued) return;
+      commands.push(line);
+      continued = /\\$/.test(line);
+    });
+    return commands.join("\n");
+  }
   Array.prototype.forEach.call(document.querySelectorAll("main pre"), function (pre) {
     var wrapper = document.createElement("div");
     wrapper.className = "code-block";
@@ -131,7 +174,7 @@
     button.textContent = "Copy";
     button.setAttribute("aria-label", "Copy this code");
     button.addEventListener("click", function () {
-      var text = pre.innerText.replace(/\n$/, "");
+      var text = copiedText(pre);
       function done(ok) {
         button.textContent = ok ? "Copied" : "Select and copy";
         setTimeout(function () { button.textContent = "Copy"; }, 1500);

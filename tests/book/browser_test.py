@@ -4,13 +4,18 @@ DevTools protocol on a pipe (--remote-debugging-pipe), with the standard
 library alone.
 
 It builds the book with scripts/book into a temporary directory and checks
-what a reader relies on: no script error on any page; search finds a term;
-the dark theme applies when the system prefers it, and the toggle switches
-it; the arrow keys go to the next and previous page; at 420 px nothing is
-wider than the screen, the sidebar is folded and opens on request, and each
-diagram is drawn at no less than 60% of its size. It writes screenshots of
-every page at 1280 and 420 px, and of the index in the dark theme, for
-review.
+what a reader relies on: no script error on any page; search finds a term,
+its count says what it lists, and its index holds no line of a hint or a
+solution (what every page's <details> blocks hold); every page's solutions
+wait at its end, behind the one "I have tried" block; an anchor, and a
+search result, lands below the sticky top bar; Copy leaves out a console's
+"$ " prompts and output; the dark theme applies when the system prefers
+it, and the toggle switches it; the arrow keys go to the next and previous
+page; at 420 px nothing is wider than the screen, every table scrolls
+inside its own box, the sidebar is folded and opens on request, each
+diagram is drawn at no less than 60% of its size and each chart at 90%
+(in a box that scrolls). It writes screenshots of every page at 1280 and
+420 px, and of the index in the dark theme, for review.
 
 Usage: browser_test.py SOURCE_ROOT SCREENSHOT_DIR
 Without Chromium it skips (exit 77, meson's "skipped"), unless
@@ -165,6 +170,185 @@ def check(condition, message, failures):
         failures.append(message)
 
 
+def search(browser, query):
+    """Types `query` into the search box and waits for its answer."""
+    browser.evaluate("document.getElementById('search').hidden && document.getElementById('search-toggle').click()")
+    browser.evaluate(f"var i = document.getElementById('search-input'); i.value = {json.dumps(query)};"
+                     "i.dispatchEvent(new Event('input'))")
+    browser.until("document.querySelectorAll('#search-results a').length > 0 ||"
+                  " /Nothing found/.test(document.getElementById('search-status').textContent)",
+                  f"search results for {query}")
+
+
+# The lines of the page's folded blocks (hints and solutions) that are not
+# also somewhere outside them, whitespace left out: what the index must not hold.
+FOLDED_LINES = """(function () {
+  var squash = function (t) { return t.replace(/\\s+/g, ""); };
+  var main = document.querySelector("main").cloneNode(true);
+  var folded = Array.from(main.querySelectorAll("details")).filter(d => !d.parentElement.closest("details"));
+  var lines = [];
+  folded.forEach(function (d) {
+    d.textContent.split("\\n").forEach(function (line) {
+      if (line.trim().length >= 30) lines.push(squash(line));
+    });
+    d.remove();
+  });
+  var outside = squash(main.textContent);
+  return lines.filter(line => outside.indexOf(line) < 0);
+})()"""
+
+
+def check_search_index(browser, url, pages, failures):
+    """No line that only a hint or a solution holds is in the search index's
+    sections of its page (a later chapter may show an earlier one's solution
+    in its walkthrough); 'yielded_', the issue's example, previews no solution."""
+    browser.goto(url("index.html"))
+    search(browser, "parker")
+    index = browser.evaluate("window.BOOK_SEARCH.map(e => [e.u.split('#')[0], e.x.replace(/\\s+/g, '')])")
+    checked, leaked = 0, []
+    for name in pages:
+        browser.goto(url(name))
+        lines = browser.evaluate(FOLDED_LINES)
+        checked += len(lines)
+        texts = [x for page, x in index if page == name]
+        leaked += [f"{name}: {line[:60]}" for line in lines if any(line in x for x in texts)]
+    check(checked > 100 and not leaked,
+          f"the search index holds none of the {checked} lines of the pages' hints and solutions "
+          f"{leaked[:3] or ''}", failures)
+    browser.goto(url("01-executor.html"))
+    search(browser, "yielded_")
+    hits = browser.evaluate("Array.from(document.querySelectorAll('#search-results li'),"
+                            " li => [li.querySelector('a').href, li.textContent])")
+    check(not any("#the-solutions" in href or "yielded_ = true" in text.replace(" ", "").replace("=true", " = true")
+                  for href, text in hits),
+          f"searching 'yielded_' previews no solution ({len(hits)} hits)", failures)
+
+
+def check_solutions_gated(browser, url, pages, failures):
+    """Every solution is inside the one gate, and the gate is the page's end."""
+    for name in pages:
+        browser.goto(url(name))
+        state = browser.evaluate("""(function () {
+          var all = document.querySelectorAll("main details.solution").length;
+          var gate = document.querySelectorAll("main details.solutions-gate");
+          if (!gate.length) return [all, 0, 0, true, ""];
+          var g = gate[gate.length - 1];
+          var inside = g.querySelectorAll("details.solution").length;
+          var heading = document.getElementById("the-solutions");
+          var last = Array.from(document.querySelectorAll("main h2")).pop();
+          return [all, gate.length, inside, heading === last && !g.open,
+                  g.querySelector("summary").textContent];
+        })()""")
+        total, gates, inside, at_end, label = state
+        if total == 0 and gates == 0:
+            continue
+        check(gates == 1 and inside == total and at_end and label.startswith("I have tried: show the solution"),
+              f"{name}: its {total} solutions wait, folded, at its end behind \"{label}\"", failures)
+
+
+def check_anchors(browser, url, width, failures):
+    """Every heading of a chapter, reached by its anchor, and a search
+    result on another page, show below the sticky top bar."""
+    page = "04-threads.html"
+    browser.goto(url(page))
+    ids = browser.evaluate("Array.from(document.querySelectorAll('main h2[id], main h3[id]'), h => h.id)")
+    hidden = []
+    for id_ in ids:
+        browser.evaluate(f"location.hash = {json.dumps('#' + id_)}")
+        browser.until(f"location.hash === {json.dumps('#' + id_)}", "the anchor")
+        place = browser.evaluate(f"""[document.getElementById({json.dumps(id_)}).getBoundingClientRect().top,
+            document.querySelector('.topbar').getBoundingClientRect().bottom]""")
+        if place[0] < place[1] - 0.5:
+            hidden.append(f"{id_} ({place[0]:.0f} < {place[1]:.0f})")
+    check(ids and not hidden, f"at {width} px every one of {len(ids)} anchors of {page} lands below the top bar "
+          f"{hidden[:3] or ''}", failures)
+    browser.goto(url("index.html"))
+    search(browser, "parker")
+    target = browser.evaluate("Array.from(document.querySelectorAll('#search-results a'), a => a.href)"
+                              ".find(h => h.indexOf('#') > 0 && h.indexOf('index.html') < 0)")
+    browser.load(lambda: browser.evaluate(f"document.querySelector('#search-results a[href$=\"{target.split('/')[-1]}\"]').click()"))
+    place = browser.evaluate("""[document.getElementById(decodeURIComponent(location.hash.slice(1))).getBoundingClientRect().top,
+        document.querySelector('.topbar').getBoundingClientRect().bottom]""")
+    check(place[0] >= place[1] - 0.5, f"at {width} px a search result ({target.split('/')[-1]}) lands below the "
+          f"top bar ({place[0]:.0f} px, the bar ends at {place[1]:.0f})", failures)
+
+
+def check_copy(browser, url, pages, failures):
+    """Copy on a console block gives the commands alone: no "$ ", no output."""
+    for name in pages:
+        browser.goto(url(name))
+        found = browser.evaluate("Array.from(document.querySelectorAll('main pre'))"
+                                 ".findIndex(p => /^\\$ /m.test(p.innerText) && /^[^$\\s]/m.test(p.innerText))")
+        if found >= 0:
+            break
+    else:
+        check(False, "a console block with prompts and output to copy", failures)
+        return
+    shown = browser.evaluate(f"document.querySelectorAll('main pre')[{found}].innerText")
+    browser.evaluate("""window.__copied = null;
+      Object.defineProperty(navigator, 'clipboard', {configurable: true,
+        value: {writeText: function (t) { window.__copied = t; return Promise.resolve(); }}});
+      document.execCommand = function () { window.__copied = document.activeElement.value; return true; };""")
+    browser.evaluate(f"document.querySelectorAll('main .copy-button')[{found}].click()")
+    browser.until("window.__copied !== null", "the copied text")
+    copied = browser.evaluate("window.__copied").split("\n")
+    commands = [line[2:] for line in shown.splitlines() if line.startswith("$ ")]
+    output = [line for line in shown.splitlines() if line.strip() and not line.startswith("$ ")]
+    check(copied == commands[:len(copied)] and len(copied) == len(commands) and
+          not any(line in copied for line in output),
+          f"Copy on {name} gives its {len(commands)} commands without prompts or output: {copied}", failures)
+
+
+def check_search_count(browser, url, failures):
+    """The count says what the list shows, and the rest can be shown."""
+    browser.goto(url("index.html"))
+    search(browser, "the")
+    status = browser.evaluate("document.getElementById('search-status').textContent")
+    listed = browser.evaluate("document.querySelectorAll('#search-results li').length")
+    numbers = [int(n) for n in status.replace(",", "").split() if n.isdigit()]
+    total = numbers[0] if numbers else -1
+    shown = numbers[1] if len(numbers) > 1 else total
+    check(total > listed == shown and "shown" in status,
+          f"search counts right: \"{status}\", {listed} listed", failures)
+    if not browser.evaluate("!!document.getElementById('search-more')"):
+        check(False, "a button shows the results past the first", failures)
+        return
+    browser.evaluate("document.getElementById('search-more').click()")
+    listed = browser.evaluate("document.querySelectorAll('#search-results li').length")
+    status = browser.evaluate("document.getElementById('search-status').textContent")
+    check(listed == total and "all shown" in status, f"\"{status}\" after Show the other: {listed} listed", failures)
+
+
+# At 420 px: each table inside a box that scrolls, its last column reached
+# by scrolling that box; each chart (an image alone in a paragraph) at 90%
+# of its size or more, in a box that scrolls.
+NARROW_BOXES = """(function () {
+  var main = document.querySelector("main").getBoundingClientRect();
+  var bad = [];
+  document.querySelectorAll("main table").forEach(function (table, i) {
+    var wrap = table.parentElement;
+    if (!wrap.classList.contains("table-wrap")) { bad.push("table " + i + " has no box"); return; }
+    var box = wrap.getBoundingClientRect();
+    if (box.right > main.right + 1) bad.push("table " + i + " box ends at " + box.right);
+    if (wrap.scrollWidth > wrap.clientWidth) {
+      if (getComputedStyle(wrap).overflowX !== "auto") bad.push("table " + i + " does not scroll");
+      wrap.scrollLeft = wrap.scrollWidth;
+      var cells = table.rows[0].cells, last = cells[cells.length - 1].getBoundingClientRect();
+      if (last.right > wrap.getBoundingClientRect().right + 1) bad.push("table " + i + " last column out of reach");
+      wrap.scrollLeft = 0;
+    }
+  });
+  document.querySelectorAll("main p.chart img").forEach(function (img) {
+    var shown = img.getBoundingClientRect().width / img.naturalWidth;
+    if (!(shown >= 0.9)) bad.push(img.getAttribute("src") + " at " + Math.round(100 * shown) + "%");
+    var box = img.closest("p.chart");
+    if (box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX !== "auto")
+      bad.push(img.getAttribute("src") + " does not scroll");
+  });
+  return [document.querySelectorAll("main table").length, document.querySelectorAll("main p.chart img").length, bad];
+})()"""
+
+
 def main():
     source, shots = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
     binary = find_chromium()
@@ -203,12 +387,7 @@ def main():
                   f"every code block has a copy button ({buttons[1]} of {buttons[0]})", failures)
 
             # Search finds a term, in the chapter that explains it.
-            browser.evaluate("document.getElementById('search-toggle').click()")
-            browser.evaluate("var i = document.getElementById('search-input'); i.value = 'parker';"
-                             "i.dispatchEvent(new Event('input'))")
-            browser.until("document.querySelectorAll('#search-results a').length > 0 ||"
-                          " /Nothing found/.test(document.getElementById('search-status').textContent)",
-                          "search results")
+            search(browser, "parker")
             hits = browser.evaluate("Array.from(document.querySelectorAll('#search-results a'), a => a.href)")
             check(any("01-executor.html" in h for h in hits), f"search finds 'parker' in chapter 01 ({len(hits)} hits)", failures)
             browser.evaluate("var i = document.getElementById('search-input'); i.value = 'zxqv-nowhere';"
@@ -216,6 +395,11 @@ def main():
             check(browser.evaluate("document.querySelectorAll('#search-results a').length") == 0 and
                   "Nothing found" in browser.evaluate("document.getElementById('search-status').textContent"),
                   "search says when nothing is found", failures)
+            check_search_count(browser, url, failures)
+            check_search_index(browser, url, pages, failures)
+            check_solutions_gated(browser, url, pages, failures)
+            check_anchors(browser, url, 1280, failures)
+            check_copy(browser, url, pages, failures)
 
             # The arrow keys turn the pages.
             browser.goto(url("index.html"))
@@ -246,16 +430,23 @@ def main():
 
             # Narrow: nothing overflows, the sidebar folds, diagrams stay legible.
             browser.viewport(420, 860, mobile=True)
+            tables = charts = 0
             for name in ["index.html"] + pages:
                 browser.goto(url(name))
                 width = browser.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
                 check(width[0] <= width[1], f"{name} at 420 px: {width[0]} px wide", failures)
+                boxed = browser.evaluate(NARROW_BOXES)
+                tables, charts = tables + boxed[0], charts + boxed[1]
+                check(not boxed[2], f"{name} at 420 px: {boxed[0]} tables scroll inside their box, "
+                      f"{boxed[1]} charts legible {boxed[2] or ''}", failures)
                 small = browser.evaluate(
                     "Array.from(document.querySelectorAll('figure.diagram img'))"
                     ".filter(i => i.naturalWidth && i.getBoundingClientRect().width / i.naturalWidth < 0.6)"
                     ".map(i => i.getAttribute('src'))")
                 check(not small, f"{name} at 420 px: every diagram at 60% of its size or more {small or ''}", failures)
                 browser.screenshot(shots / f"{name[:-5]}-420.png")
+            check(tables > 10 and charts >= 2, f"at 420 px {tables} tables and {charts} charts were looked at", failures)
+            check_anchors(browser, url, 420, failures)
             browser.goto(url("01-executor.html"))
             hidden = browser.evaluate("getComputedStyle(document.getElementById('sidebar')).display")
             browser.evaluate("document.getElementById('sidebar-toggle').click()")
