@@ -37,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "escaped_exceptions.hpp"
+
 namespace {
 
 // Where the record goes. Taken at the very start of main.
@@ -354,6 +356,7 @@ int run_one_test_case(const char* program, const std::string& name, int extra_co
 }  // namespace
 
 int main(int argc, char** argv) {
+  grading::report_escaped_exceptions();
   if (argc >= 4 && std::strncmp(argv[3], token_option, sizeof token_option - 1) == 0) {
     g_channel = take_result_channel(argv[3]);
     // What follows the token is for doctest: the token leaves the list.
