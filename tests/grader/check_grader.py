@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """The grader's own tests: grades the misbehaving fixture binary and checks
-that every kind of failure is reported as what it is, that the result files
-are valid JSON (also when the grader is killed half-way), that --repeat
-behaves, and that bad command lines fail fast with exit status 2 and touch
-nothing.
+that every kind of failure is reported as what it is (a stub's rt::Todo as
+"not started", naming the exercise, wherever it was thrown; a hang with
+what the process was doing, so that a busy loop and a deadlock read
+apart), that the result files are valid JSON (also when the grader is
+killed half-way), that --repeat behaves, and that bad command lines fail
+fast with exit status 2 and touch nothing.
 
 Usage: check_grader.py GRADER FIXTURE FIXTURE_SOURCE
 """
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,6 +34,19 @@ EXPECTED = {
     "calls exit half-way": (1, "exited early"),
     "throws an exception": (1, "fail"),
     "stops the grader": (1, "pass"),
+    "throws a Todo": (1, "not started"),
+    "throws a Todo on a worker thread": (2, "not started"),
+    "throws a Todo in a destructor": (1, "not started"),
+    "keeps a Todo and waits": (1, "not started"),
+    "spins on a worker thread": (1, "timeout"),
+    "deadlocks two threads": (1, "timeout"),
+}
+# The exercise each "not started" test must name.
+EXERCISES = {
+    "throws a Todo": "01 fixture_spawn (rt/fixture.cpp)",
+    "throws a Todo on a worker thread": "01 fixture_spawn (rt/fixture.cpp)",
+    "throws a Todo in a destructor": "01 fixture_drop (rt/fixture.hpp)",
+    "keeps a Todo and waits": "01 fixture_wake (rt/fixture.hpp)",
 }
 TIMEOUT = 2
 
@@ -82,7 +98,19 @@ def check_full_run(grader, fixture, workdir):
           repr(last_line))
     check_grader_json(load_json(json_path), earned, possible)
     check_gradescope_json(load_json(gradescope_path), earned)
+    check_folded_console(result.stdout)
 
+
+def check_folded_console(stdout):
+    """Tests stopped by one exercise are one console line, saying how many."""
+    lines = [line for line in stdout.splitlines() if " not started " in line]
+    check(len(lines) == len(set(EXERCISES.values())),
+          "the console shows one 'not started' line per exercise", "\n".join(lines))
+    spawn = [line for line in lines if "01 fixture_spawn (rt/fixture.cpp)" in line]
+    check(len(spawn) == 1 and "needed by 2 tests" in spawn[0] and "0/3" in spawn[0],
+          "an exercise's line counts its tests and their points", repr(spawn))
+    check("throws a Todo on a worker thread" not in stdout,
+          "a test stopped by a stub gets no line of its own")
 
 def check_grader_json(record, earned, possible):
     check(record is not None, "--json writes valid JSON")
@@ -114,8 +142,31 @@ def check_messages(tests):
           message("crashes with SIGSEGV"))
     check("cause: " in message("fails an assertion") and "Assertion" in message("fails an assertion"),
           "a crash shows the line that says why first", message("fails an assertion"))
-    check("wake-up" in message("hangs forever"), "a timeout says what usually causes one",
-          message("hangs forever"))
+    for name, exercise in EXERCISES.items():
+        test = tests.get(name, {})
+        check(test.get("exercise") == exercise and exercise in test.get("message", ""),
+              f"'{name}' names the exercise {exercise}",
+              f"{test.get('exercise')!r}: {test.get('message', '')[:400]}")
+    check("crash" in message("throws a Todo on a worker thread"),
+          "a Todo that reached std::terminate says the process crashed",
+          message("throws a Todo on a worker thread"))
+    check("timeout" in message("keeps a Todo and waits"),
+          "a Todo kept while the test waits says the test then ran out of time",
+          message("keeps a Todo and waits"))
+    for name in ("hangs forever", "deadlocks two threads"):
+        check("every thread was asleep" in message(name) and "deadlock" in message(name)
+              and "lost wake-up" in message(name) and "busy loop" not in message(name),
+              f"'{name}': a blocked process reads as a deadlock or a lost wake-up", message(name))
+    spin = message("spins on a worker thread")
+    check("kept running" in spin and "busy loop" in spin and "asleep" not in spin,
+          "a spinning thread reads as a busy loop", spin)
+    check("CPU time" in spin and "running" in spin and "sleeping" in spin,
+          "a timeout lists CPU time and each thread's state", spin)
+    if shutil.which("gdb"):
+        check("fixture.cpp:" in message("deadlocks two threads")
+              and "top frames (gdb)" in message("deadlocks two threads"),
+              "with gdb installed, a timeout shows each thread's top frames",
+              message("deadlocks two threads"))
     check("boom from the fixture" in message("throws an exception"),
           "an escaped exception shows its what()", message("throws an exception"))
     garbage = tests.get("fails a check", {}).get("output", "")
@@ -124,6 +175,9 @@ def check_messages(tests):
           repr(garbage[:300]))
     hang = tests.get("hangs forever", {}).get("seconds", 1e9)
     check(hang < TIMEOUT + 1.5, "the hanging test is stopped at its timeout", f"{hang} s")
+    garbage_output = tests.get("fails a check", {}).get("output", "")
+    check("grader-note" not in garbage_output,
+          "a test that throws no Todo gets no note about one", garbage_output[:300])
     flood = tests.get("prints 20 MB", {}).get("output", "")
     check(0 < len(flood.encode()) <= 10 * 1024, "captured output is cut to a sane size",
           f"{len(flood)} characters")

@@ -3,13 +3,18 @@
 // does; none of it is course material.
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "graded.hpp"
+#include "rt/todo.hpp"
 
 TEST_CASE("passes" * POINTS(1) * doctest::timeout(30)) {
   CHECK(1 + 1 == 2);
@@ -77,4 +82,71 @@ TEST_CASE("stops the grader" * POINTS(1)) {
 
 TEST_CASE("throws an exception" * POINTS(1)) {
   throw std::runtime_error("boom from the fixture");
+}
+
+// The ways a stub's rt::Todo travels in a runtime. Each must be reported as
+// "not started", naming the exercise.
+namespace {
+
+[[noreturn]] void unfinished(const char* exercise) {
+  throw rt::Todo(exercise);
+}
+
+// A destructor that calls a stub: the exception reaches std::terminate.
+struct CallsAStubWhenDestroyed {
+  ~CallsAStubWhenDestroyed() { unfinished("01 fixture_drop (rt/fixture.hpp)"); }
+};
+
+}  // namespace
+
+TEST_CASE("throws a Todo" * POINTS(1)) {
+  unfinished("01 fixture_spawn (rt/fixture.cpp)");
+}
+
+TEST_CASE("throws a Todo on a worker thread" * POINTS(2)) {
+  std::thread worker([] { unfinished("01 fixture_spawn (rt/fixture.cpp)"); });
+  worker.join();
+}
+
+TEST_CASE("throws a Todo in a destructor" * POINTS(1)) {
+  CallsAStubWhenDestroyed stub;
+}
+
+// As in a task: the exception is kept where nobody looks, and the test
+// waits for what the stub should have done.
+TEST_CASE("keeps a Todo and waits" * POINTS(1)) {
+  std::exception_ptr kept;
+  try {
+    unfinished("01 fixture_wake (rt/fixture.hpp)");
+  } catch (...) {
+    kept = std::current_exception();
+  }
+  for (;;) pause();
+}
+
+// A worker thread that never stops running: a busy loop, told apart from a
+// hang where every thread sleeps ("hangs forever").
+TEST_CASE("spins on a worker thread" * POINTS(1)) {
+  std::atomic<bool> stop{false};
+  std::thread spinner([&stop] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  spinner.join();
+}
+
+// Two threads, each holding the mutex the other waits for.
+TEST_CASE("deadlocks two threads" * POINTS(1)) {
+  std::mutex a, b;
+  std::atomic<int> holding{0};
+  auto lock_both = [&holding](std::mutex& first, std::mutex& second) {
+    std::lock_guard hold_first(first);
+    holding.fetch_add(1);
+    while (holding.load() < 2) std::this_thread::yield();
+    std::lock_guard hold_second(second);
+  };
+  std::thread one(lock_both, std::ref(a), std::ref(b));
+  std::thread two(lock_both, std::ref(b), std::ref(a));
+  one.join();
+  two.join();
 }

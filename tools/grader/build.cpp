@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <sstream>
 
 #include "child_process.hpp"
@@ -42,9 +43,15 @@ std::string first_error_lines(const std::string& output) {
   std::string line, excerpt;
   int taken = 0;
   bool found = false;
+  bool after_failed = false;
   while (taken < error_lines && std::getline(in, line)) {
+    // ninja prints the failed command after "FAILED:"; its flags
+    // (-Werror) are no error.
+    bool is_command = after_failed;
+    after_failed = line.rfind("FAILED: ", 0) == 0;
+    if (is_command || is_ninja_chatter(line)) continue;
     found = found || mentions_error(line);
-    if (!found || is_ninja_chatter(line)) continue;
+    if (!found) continue;
     excerpt += line + "\n";
     ++taken;
   }
@@ -90,10 +97,39 @@ std::string prepare_build_dir(const std::string& builddir, const std::string& so
   return dir;
 }
 
-BuildResult build_target(const std::string& build_dir, const std::string& target) {
+namespace {
+
+// Reads ninja's "[12/40] Compiling ..." lines out of its output, which
+// arrives in pieces that need not end at a line's end.
+class NinjaSteps {
+ public:
+  explicit NinjaSteps(BuildProgress progress) : progress_(std::move(progress)) {}
+
+  void operator()(const char* data, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+      if (data[i] != '\n') {
+        if (line_.size() < 64) line_ += data[i];
+        continue;
+      }
+      int step = 0, steps = 0;
+      if (std::sscanf(line_.c_str(), "[%d/%d]", &step, &steps) == 2) progress_(step, steps);
+      line_.clear();
+    }
+  }
+
+ private:
+  BuildProgress progress_;
+  std::string line_;
+};
+
+}  // namespace
+
+BuildResult build_target(const std::string& build_dir, const std::string& target,
+                         const BuildProgress& progress) {
   ChildRequest ninja;
   ninja.argv = {"ninja", "-C", build_dir, target};
   ninja.head_limit = 256 * 1024;
+  if (progress) ninja.on_output = NinjaSteps(progress);
   ChildOutcome outcome = run_child(ninja);
   if (outcome.exit_code == 0) return {true, {}};
   if (is_build_setup_failure(outcome.output))

@@ -3,6 +3,7 @@
 // that does not compile cannot hide the others.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "sanitizer.hpp"
@@ -20,7 +21,11 @@ struct BuildResult {
   std::string errors;  // the first compiler error lines, when not ok
 };
 
+// Called as ninja reports each step: step `step` of `steps`.
+using BuildProgress = std::function<void(int step, int steps)>;
+
 // Throws UsageError when the build directory itself is broken.
-BuildResult build_target(const std::string& build_dir, const std::string& target);
+BuildResult build_target(const std::string& build_dir, const std::string& target,
+                         const BuildProgress& progress = {});
 
 }  // namespace grader

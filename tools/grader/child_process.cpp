@@ -126,6 +126,10 @@ struct ChildSetup {
   // If the grader dies, even by SIGKILL, its test must not live on. Set
   // after setuid, which clears it.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Where Yama restricts ptrace to a process's ancestors, let the grader's
+  // own children (gdb, reading a hung test's stacks) attach; elsewhere this
+  // fails harmlessly.
+  prctl(PR_SET_PTRACER, static_cast<unsigned long>(s.grader), 0, 0, 0);
   if (getppid() != s.grader) _exit(127);
   execvpe(s.argv[0], s.argv, s.envp);
   child_failed("grader: cannot execute the program\n");
@@ -217,13 +221,16 @@ class Watch {
         capture_(request.head_limit, request.tail_limit),
         output_fd_(output_fd),
         result_fd_(result_fd),
-        kill_descendants_(request.kill_descendants) {
+        kill_descendants_(request.kill_descendants),
+        on_output_(request.on_output),
+        on_timeout_(request.on_timeout) {
     if (request.timeout)
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(*request.timeout);
   }
 
   ChildOutcome run() {
     while (!finished()) wait_a_little();
+    if (timed_out_ && on_timeout_) timeout_report_ = on_timeout_(pid_, seconds_run());
     kill(-pid_, SIGKILL);  // whatever it left running in its group
     if (!reaped_) {
       kill(pid_, SIGKILL);  // itself, should it have left the group
@@ -255,7 +262,10 @@ class Watch {
     if (reaped_ && (kill_descendants_ || !pipes_open() ||
                     Clock::now() - exited_at_ > after_exit_grace))
       return true;
-    if (deadline_ && Clock::now() >= *deadline_) timed_out_ = true;
+    if (deadline_ && Clock::now() >= *deadline_) {
+      timed_out_ = true;
+      stopped_at_ = Clock::now();
+    }
     return timed_out_;
   }
 
@@ -264,17 +274,28 @@ class Watch {
     int wait_ms = pipes_open() ? 50 : 5;
     if (poll(fds, 2, wait_ms) <= 0) return;
     if (fds[0].revents)
-      read_available(output_fd_, [this](const char* d, std::size_t n) { capture_.append(d, n); });
+      read_available(output_fd_, [this](const char* d, std::size_t n) {
+        capture_.append(d, n);
+        if (on_output_) on_output_(d, n);
+      });
     if (fds[1].revents)
       read_available(result_fd_, [this](const char* d, std::size_t n) {
         if (result_.size() < result_limit) result_.append(d, n);
       });
   }
 
+  // A child stopped at its deadline ran until then: what came after (the
+  // report, the kill) is the grader's time.
+  double seconds_run() const {
+    Clock::time_point end = timed_out_ ? stopped_at_ : Clock::now();
+    return std::chrono::duration<double>(end - start_).count();
+  }
+
   ChildOutcome outcome() {
     ChildOutcome o;
-    o.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    o.seconds = seconds_run();
     o.timed_out = timed_out_;
+    o.timeout_report = timeout_report_;
     if (WIFEXITED(status_)) o.exit_code = WEXITSTATUS(status_);
     if (WIFSIGNALED(status_)) o.signal = WTERMSIG(status_);
     o.output = capture_.text();
@@ -295,7 +316,11 @@ class Watch {
   int status_ = 0;
   bool reaped_ = false;
   bool timed_out_ = false;
+  Clock::time_point stopped_at_;
   bool kill_descendants_;
+  std::function<void(const char*, std::size_t)> on_output_;
+  std::function<std::string(pid_t, double)> on_timeout_;
+  std::string timeout_report_;
 };
 
 
@@ -316,11 +341,14 @@ ChildOutcome run_child(const ChildRequest& request) {
   if (pid == 0) become_child(setup);
 
   setpgid(pid, pid);  // also here, so the group exists before any kill
+  // A child run while another waits (gdb reading a hung test) is the one an
+  // interrupt kills; the test dies with the grader.
+  pid_t outer_group = g_running_group;
   g_running_group = pid;
   close_fd(output.write);
   close_fd(channel.write);
   ChildOutcome outcome = Watch(pid, request, output.read, channel.read).run();
-  g_running_group = 0;
+  g_running_group = outer_group;
   return outcome;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,12 @@ struct ChildRequest {
   std::optional<std::pair<uid_t, gid_t>> run_as;
   // Kill whatever the child left behind, in its process group or not.
   bool kill_descendants = false;
+  // Called with each piece of output as it arrives (a build's progress).
+  std::function<void(const char* data, std::size_t size)> on_output;
+  // Called when the deadline has passed, before the child is killed, with
+  // its pid and how long it ran: what it returns is the outcome's
+  // timeout_report (what the child was doing).
+  std::function<std::string(pid_t pid, double seconds)> on_timeout;
 };
 
 struct ChildOutcome {
@@ -37,7 +44,8 @@ struct ChildOutcome {
   bool timed_out = false;
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it
-  double seconds = 0;
+  double seconds = 0;  // until it ended, or until its deadline
+  std::string timeout_report;  // from on_timeout
 };
 
 ChildOutcome run_child(const ChildRequest& request);

@@ -28,7 +28,13 @@ struct Switches {
 
 void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_option("chapters", o.chapters,
-                 "chapters to grade: 1, 1 3, 1-3, 01 (default: every chapter)");
+                 "chapters to grade: 1, 1 3, 1-3, 01 (default: every chapter; with --grades, "
+                 "the first chapter not at full marks at its last grade)");
+  app.add_flag("--all", o.all, "grade every chapter");
+  app.add_option("--grades", o.grades_file,
+                 "keep every chapter's last grade of chapters/ in FILE (scripts/grade: "
+                 "build/grades.json, which scripts/status shows); not with --solutions, "
+                 "--submission or --binary");
   app.add_option("--builddir", o.builddir, "the meson build directory")->capture_default_str();
   app.add_flag("--solutions", o.solutions, "grade solutions/ instead of chapters/");
   app.add_option("--sanitize", s.sanitizer, "build and run under a sanitizer")
@@ -62,6 +68,12 @@ void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_flag("--first-failure", o.first_failure,
                "stop at the first test that fails and run no more (scripts/mutants: one "
                "failing test kills a mutant)");
+  app.add_flag("--every-test", o.every_test,
+               "print every test on a line of its own: tests stopped by an unfinished exercise "
+               "are not grouped by exercise, nor regressions folded into one line");
+  app.add_flag("--brief", o.brief,
+               "show what went wrong for the first failure of each kind only (fail, crash, "
+               "timeout, ...); the others get their line");
   app.add_flag("--points", o.points,
                "print each chapter's tests and points, read from the test sources, and exit");
 }
@@ -111,9 +123,17 @@ void check_combinations(const Options& o) {
     throw UsageError("--solutions grades the course's own solutions: drop --submission");
   if (o.own_tests_only && o.count_regressions)
     throw UsageError("--own-tests and --count-regressions cannot be combined");
+  if (o.all && !o.chapters.empty())
+    throw UsageError("--all grades every chapter: name chapters, or --all, not both");
+  if (o.all && !o.binaries.empty()) throw UsageError("--all cannot be combined with --binary");
 }
 
 }  // namespace
+
+bool grades_kept(const Options& options) {
+  return !options.grades_file.empty() && !options.solutions && options.submission.empty() &&
+         options.hidden.empty() && options.binaries.empty();
+}
 
 Options parse_command_line(int argc, char** argv) {
   CLI::App app{"Builds and grades the course's chapters, one test per process."};
@@ -137,6 +157,7 @@ Options parse_command_line(int argc, char** argv) {
   check_combinations(options);
   check_writable("--json", options.json_file);
   check_writable("--gradescope", options.gradescope_file);
+  if (grades_kept(options)) check_writable("--grades", options.grades_file);
   check_folder("--submission", options.submission);
   check_folder("--hidden", options.hidden);
   return options;

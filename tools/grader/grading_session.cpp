@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "build.hpp"
-#include "console_report.hpp"
+#include "grade_record.hpp"
 #include "integrity.hpp"
 #include "score.hpp"
 #include "usage_error.hpp"
@@ -19,7 +19,13 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
     : options_(options),
       build_dir_(plan.build_dir),
       source_root_(plan.source_root),
-      area_(options.sandbox) {
+      area_(options.sandbox),
+      console_(ConsoleSettings{options.every_test, options.brief}) {
+  // A chapter's grade is all its tests, run to the end.
+  records_grades_ = grades_kept(options) && options.filter.empty() && !options.first_failure;
+  for (const ChapterPlan& chapter : plan.chapters)
+    for (const TestBinary& binary : chapter.binaries)
+      for (const DeclaredTest& test : binary.tests) tests_planned_ += selected(test.name);
   settings_ = {options.sanitizer, options.timeout, options.repeat};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
@@ -47,7 +53,8 @@ void GradingSession::grade(const ChapterPlan& chapter) {
   for (const TestBinary& binary : chapter.binaries)
     if (!stopped_) grade_binary(chapter, binary);
   scan(chapter);
-  print_chapter_score(chapter.chapter, run_.results);
+  console_.chapter_done(chapter.chapter, run_.results);
+  if (records_grades_ && !stopped_) record_chapter(chapter.chapter);
 }
 
 int GradingSession::finish() {
@@ -67,7 +74,11 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
     print_progress("building " + binary.target);
     // Built every time: a binary left by an earlier successful build must
     // not be graded when the code no longer compiles.
-    BuildResult built = build_target(build_dir_, binary.target);
+    std::string building = chapter.chapter + ": building " + binary.target;
+    BuildResult built = build_target(build_dir_, binary.target, [&](int step, int steps) {
+      show_status(fmt::format("{} (step {} of {}), then {}", building, step, steps,
+                              tests_left()));
+    });
     if (!built.ok) return report_not_compiling(chapter.chapter, binary, built.errors);
     // The chapter's own tests include the student's headers like every
     // other: their objects are enough to scan.
@@ -82,6 +93,8 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
   }
   for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
+    show_status(fmt::format("{}: test {} of {} ({}): {}", chapter.chapter, tests_done_ + 1,
+                            tests_planned_, tests_left(), test.name));
     TestResult result = run_test(runnable, test, settings_, area_);
     TestResult owner = blank_result(chapter.chapter, binary);
     result.chapter = owner.chapter;
@@ -102,12 +115,16 @@ void GradingSession::report_not_compiling(const std::string& chapter, const Test
   TestResult result = blank_result(chapter, binary);
   result.status = Status::does_not_compile;
   result.message = errors;
+  std::vector<TestResult> results;
   for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
     result.name = test.name;
     result.points_possible = test.points;
-    add(result);
+    results.push_back(result);
+    add(result, false);
   }
+  // One line for the binary: its errors are the same for every test.
+  console_.not_compiling(results, binary.target.empty() ? binary.path : binary.target);
 }
 
 // The integrity scan of the code under test (there is none to scan when
@@ -145,11 +162,39 @@ bool GradingSession::selected(const std::string& test_name) const {
   return test_name.find(options_.filter) != std::string::npos;
 }
 
-void GradingSession::add(TestResult result) {
+void GradingSession::add(TestResult result, bool print) {
   if (!result.counted || result.status != Status::pass) result.points_earned = 0;
-  print_test(result);
+  ++tests_done_;
+  if (print) console_.test(result);
   run_.results.push_back(std::move(result));
   write_files();
+}
+
+std::string GradingSession::tests_left() const {
+  int left = tests_planned_ - tests_done_;
+  return fmt::format("{} test{} left", left, left == 1 ? "" : "s");
+}
+
+// The chapter's entry in the student's record, from what it just scored.
+void GradingSession::record_chapter(const std::string& chapter) {
+  ChapterGrade grade;
+  Score score = final_score(run_, chapter);
+  grade.score = score.earned;
+  grade.max_score = score.possible;
+  grade.graded_at = local_time_now();
+  grade.sanitizer = sanitizer_name(options_.sanitizer);
+  grade.repeat = options_.repeat;
+  for (const TestResult& r : run_.results) {
+    if (r.chapter != chapter || !r.counted) continue;
+    ++grade.tests;
+    grade.passed += r.status == Status::pass;
+    grade.not_started += r.status == Status::not_started;
+  }
+  try {
+    record_grade(options_.grades_file, chapter, grade);
+  } catch (const std::system_error& e) {
+    print_progress(std::string(e.what()) + ": this grade is not kept for scripts/status");
+  }
 }
 
 void GradingSession::write_files() {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "console_report.hpp"
 #include "grading_plan.hpp"
 #include "options.hpp"
 #include "result_files.hpp"
@@ -30,10 +31,12 @@ class GradingSession {
   void report_not_compiling(const std::string& chapter, const TestBinary& binary,
                             const std::string& errors);
   void scan(const ChapterPlan& chapter);
+  void record_chapter(const std::string& chapter);
   TestResult blank_result(const std::string& chapter, const TestBinary& binary) const;
   bool selected(const std::string& test_name) const;
-  void add(TestResult result);
+  void add(TestResult result, bool print = true);
   void write_files();
+  std::string tests_left() const;
 
   Options options_;
   std::string build_dir_;
@@ -44,6 +47,10 @@ class GradingSession {
   std::vector<std::string> test_object_dirs_;
   bool write_failed_ = false;
   bool stopped_ = false;  // --first-failure: a test lost points, the rest are not run
+  ConsoleReport console_;
+  bool records_grades_ = false;  // --grades, for a grade of every test of each chapter
+  int tests_planned_ = 0;        // for the progress line: how many are left
+  int tests_done_ = 0;
 };
 
 }  // namespace grader

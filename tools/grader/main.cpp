@@ -7,6 +7,9 @@
 
 #include "chapter_selection.hpp"
 #include "child_process.hpp"
+#include "console_report.hpp"
+#include "current_chapter.hpp"
+#include "grade_record.hpp"
 #include "grading_plan.hpp"
 #include "grading_session.hpp"
 #include "manifest.hpp"
@@ -35,7 +38,20 @@ int print_points(const grader::Options& options) {
   return 0;
 }
 
-int grade(const grader::Options& options) {
+// A grade of the student's own work that names no chapter grades the
+// chapter they are on, and says so first.
+void choose_chapter(grader::Options& options) {
+  if (!options.chapters.empty() || options.all || !grader::grades_kept(options)) return;
+  grader::Manifest manifest = grader::read_manifest(options.builddir);
+  grader::CurrentChapter current = grader::current_chapter(
+      manifest.chapters, grader::read_grade_record(options.grades_file));
+  if (current.chapter.empty()) return;
+  options.chapters = {current.chapter};
+  grader::print_line(current.why);
+}
+
+int grade(grader::Options options) {
+  choose_chapter(options);
   grader::GradingPlan plan = options.binaries.empty() ? grader::plan_from_manifest(options)
                                                       : grader::plan_from_binaries(options);
   grader::GradingSession session(options, plan);

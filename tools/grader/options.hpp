@@ -10,7 +10,11 @@
 namespace grader {
 
 struct Options {
-  std::vector<std::string> chapters;  // as typed: "1", "01", "1-3"; empty = all
+  std::vector<std::string> chapters;  // as typed: "1", "01", "1-3"; empty = see below
+  bool all = false;  // --all: every chapter (what no chapters means without --grades)
+  // Every chapter's last grade of the student's own work: kept here, and,
+  // when no chapters are named, where the chapter to grade is chosen.
+  std::string grades_file;
   std::string builddir = "build";
   bool solutions = false;  // grade solutions/ instead of chapters/
   Sanitizer sanitizer = Sanitizer::none;
@@ -32,7 +36,12 @@ struct Options {
   bool strict = false;
   bool points = false;  // only print each chapter's tests and points
   bool first_failure = false;  // stop at the first test that fails (the mutation check)
+  bool every_test = false;     // print every test on its own line, nothing folded
+  bool brief = false;          // the details of only the first failure of each kind
 };
+
+// Whether --grades applies: the student's own chapters/, graded in place.
+bool grades_kept(const Options& options);
 
 // Throws UsageError on bad input; exits the process itself for --help.
 Options parse_command_line(int argc, char** argv);

@@ -59,6 +59,7 @@ json test_json(const TestResult& r) {
           {"regression", r.regression},
           {"hidden", r.hidden},
           {"status", status_name(r.status)},
+          {"exercise", r.exercise},
           {"seconds", seconds(r.seconds)},
           {"runs", r.runs},
           {"failed_runs", r.failed_runs},

@@ -19,6 +19,8 @@ std::string status_name(Status status) {
       return "sanitizer";
     case Status::does_not_compile:
       return "does not compile";
+    case Status::not_started:
+      return "not started";
     case Status::error:
       break;
   }

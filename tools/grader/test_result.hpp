@@ -6,10 +6,20 @@
 
 namespace grader {
 
-enum class Status { pass, fail, crash, timeout, exited_early, sanitizer, does_not_compile, error };
+enum class Status {
+  pass,
+  fail,
+  crash,
+  timeout,
+  exited_early,
+  sanitizer,
+  does_not_compile,
+  not_started,  // it failed, in whatever way, after an exercise's stub threw rt::Todo
+  error
+};
 
 // "pass", "fail", "crash", "timeout", "exited early", "sanitizer",
-// "does not compile", "error".
+// "does not compile", "not started", "error".
 std::string status_name(Status status);
 
 struct TestResult {
@@ -25,7 +35,8 @@ struct TestResult {
   double seconds = 0;
   int runs = 0;
   int failed_runs = 0;
-  std::string message;  // why it did not pass
+  std::string exercise;  // not_started: the exercise it needs, "01 name (file)"
+  std::string message;   // why it did not pass
   std::string output;   // what it printed (bounded)
 };
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "child_process.hpp"
+#include "hang_diagnosis.hpp"
 #include "protocol.hpp"
 #include "time_budget.hpp"
 #include "verdict.hpp"
@@ -18,8 +19,10 @@ struct SingleRun {
   double seconds = 0;
 };
 
+// `diagnose`: read what a run that times out was doing (it takes a moment,
+// so only the run whose failure is shown gets it).
 SingleRun run_once(const std::string& binary, const DeclaredTest& test,
-                   const RunSettings& settings, RunArea& area) {
+                   const RunSettings& settings, RunArea& area, bool diagnose) {
   std::string token = make_token();
   double budget = time_budget(test.declared_timeout, settings.sanitizer, settings.timeout);
   std::string scratch = area.scratch();
@@ -36,6 +39,7 @@ SingleRun run_once(const std::string& binary, const DeclaredTest& test,
   request.run_as = area.identity();
   request.kill_descendants = true;
   request.timeout = std::chrono::duration<double>(budget);
+  if (diagnose) request.on_timeout = diagnose_hang;
   ChildOutcome outcome = run_child(request);
   area.remove_scratch(scratch);
   return {judge(outcome, token, settings.sanitizer, budget), outcome.output, outcome.seconds};
@@ -51,7 +55,7 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
   result.status = Status::pass;
   std::optional<SingleRun> first_failure, last;
   for (int i = 0; i < settings.repeat; ++i) {
-    SingleRun run = run_once(binary, test, settings, area);
+    SingleRun run = run_once(binary, test, settings, area, !first_failure.has_value());
     ++result.runs;
     result.seconds += run.seconds;
     if (run.verdict.status != Status::pass) {
@@ -65,6 +69,7 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
   const SingleRun& shown = first_failure ? *first_failure : *last;
   result.status = shown.verdict.status;
   result.message = shown.verdict.message;
+  result.exercise = shown.verdict.exercise;
   result.output = shown.output;
   if (first_failure && settings.repeat > 1)
     result.message = fmt::format("failed {} of {} runs; the first failure:\n{}", result.failed_runs,

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "protocol.hpp"
+#include "unfinished_exercise.hpp"
 
 namespace grader {
 
@@ -25,8 +26,9 @@ std::string signal_description(int signal) {
 // assertion, an uncaught exception, undefined behaviour. Shown first, so
 // that a crash reads as its cause and not as doctest's trailer.
 std::string cause_of_crash(const std::string& output) {
-  static const char* const causes[] = {"Assertion", "terminate called", "what():",
-                                       "runtime error:", "Sanitizer"};
+  static const char* const causes[] = {"Assertion", "grader-note: std::terminate",
+                                       "terminate called", "what():", "runtime error:",
+                                       "Sanitizer"};
   std::size_t start = 0;
   while (start < output.size()) {
     std::size_t end = output.find('\n', start);
@@ -67,17 +69,25 @@ Verdict verdict_from_record(const ChildOutcome& o, const Record& record) {
 
 }  // namespace
 
-Verdict judge(const ChildOutcome& o, const std::string& token, Sanitizer sanitizer,
-              double budget_seconds) {
-  if (o.timed_out)
-    return {
-        Status::timeout,
-        with_tail(fmt::format("still running after {:.1f} s, stopped. A test that never ends "
-                              "usually waits for a wake-up that never comes: a wake lost "
-                              "during a poll, a waker kept after the check that needed it, "
-                              "or a task that is never queued again",
-                              budget_seconds),
-                  o.output)};
+namespace {
+
+// Said when /proc could not be read: the three causes, none singled out.
+constexpr const char unknown_hang[] =
+    "What it was doing could not be read: a busy loop, a deadlock, or a wait for a wake-up "
+    "that never comes.";
+
+Verdict timeout_verdict(const ChildOutcome& o, double budget_seconds) {
+  std::string report = o.timeout_report.empty() ? std::string(unknown_hang) + "\n"
+                                                : o.timeout_report;
+  return {Status::timeout,
+          with_tail(fmt::format("still running after {:.1f} s, stopped.\n{}", budget_seconds,
+                                report.substr(0, report.size() - 1)),
+                    o.output)};
+}
+
+Verdict run_verdict(const ChildOutcome& o, const std::string& token, Sanitizer sanitizer,
+                    double budget_seconds) {
+  if (o.timed_out) return timeout_verdict(o, budget_seconds);
   if (auto verdict = sanitizer_verdict(o, sanitizer)) return *verdict;
   if (o.signal != 0)
     return {Status::crash,
@@ -91,6 +101,33 @@ Verdict judge(const ChildOutcome& o, const std::string& token, Sanitizer sanitiz
                                 "(exit() called from the code under test?)",
                                 o.exit_code),
                     o.output)};
+}
+
+std::string how_it_ended(Status status) {
+  switch (status) {
+    case Status::fail: return "the test then failed";
+    case Status::crash: return "the process then crashed";
+    case Status::timeout: return "the test then waited for what the stub should have done";
+    case Status::exited_early: return "the process then exited early";
+    case Status::sanitizer: return "the sanitizer then reported an error";
+    default: return "the test did not pass";
+  }
+}
+
+}  // namespace
+
+Verdict judge(const ChildOutcome& o, const std::string& token, Sanitizer sanitizer,
+              double budget_seconds) {
+  Verdict verdict = run_verdict(o, token, sanitizer, budget_seconds);
+  if (verdict.status == Status::pass || verdict.status == Status::error) return verdict;
+  verdict.exercise = unfinished_exercise(verdict.message, o.output);
+  if (verdict.exercise.empty()) return verdict;
+  verdict.message = fmt::format("exercise {} is not done yet: its stub threw rt::Todo, and {} "
+                                "({}).\n\n{}",
+                                verdict.exercise, how_it_ended(verdict.status),
+                                status_name(verdict.status), verdict.message);
+  verdict.status = Status::not_started;
+  return verdict;
 }
 
 std::string last_lines(const std::string& text, int count) {

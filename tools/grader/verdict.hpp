@@ -1,9 +1,11 @@
 // Decides what one finished test process amounts to. Only the result
 // record with the right token can make it a pass, and only together with a
-// clean exit and no sanitizer report.
+// clean exit and no sanitizer report. A run that did not pass after a
+// stub threw rt::Todo is "not started" (see unfinished_exercise.hpp).
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "child_process.hpp"
 #include "sanitizer.hpp"
@@ -12,8 +14,14 @@
 namespace grader {
 
 struct Verdict {
+  Verdict() = default;
+  Verdict(Status s, std::string m) : status(s), message(std::move(m)) {}
+
   Status status = Status::error;
   std::string message;
+  // For Status::not_started: the exercise whose stub the test reached,
+  // "01 yield_now (rt/task/yield_now.hpp)".
+  std::string exercise;
 };
 
 Verdict judge(const ChildOutcome& outcome, const std::string& token, Sanitizer sanitizer,
