@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tests of the student's scripts: hint, status, experiment, and the
-scripts/grade wrapper (its --watch and the --json it adds).
+scripts/grade wrapper (its --watch, its --help, and the --json and --grades
+it adds).
 
 Each runs the real script, copied into a small course tree made in a
 temporary directory (a meson.build with two chapters, starter files with
@@ -177,33 +178,60 @@ class StatusTest(unittest.TestCase):
         self.assertEqual(rows["01-alpha"][:3], ["0", "of", "2"])
         self.assertEqual(rows["02-beta"][:3], ["1", "of", "2"])
         self.assertIn("no grade yet", result.stdout)
+        self.assertEqual(rows["01-alpha"][-1], "-")
         self.assertIn("next: exercise 'first' in chapters/01-alpha", result.stdout)
 
-    def test_shows_the_points_of_the_last_grade(self):
-        (self.course.root / "build").mkdir()
-        (self.course.root / "build/last-grade.json").write_text(json.dumps({
-            "flavour": "chapters", "sanitizer": "none", "repeat": 1, "complete": True,
-            "score": 7, "max_score": 10,
-            "chapters": [{"chapter": "01-alpha", "score": 7, "max_score": 10}], "tests": []}))
-        rows = self.table(self.course.run("status").stdout)
+    def write_record(self, chapters):
+        (self.course.root / "build").mkdir(exist_ok=True)
+        (self.course.root / "build/grades.json").write_text(json.dumps({"chapters": chapters}))
+
+    def test_shows_each_chapters_last_grade(self):
+        self.write_record({
+            "01-alpha": {"score": 10, "max_score": 10, "graded_at": "2026-12-01 10:00",
+                         "sanitizer": "none", "repeat": 1},
+            "02-beta": {"score": 3, "max_score": 8, "graded_at": "2026-12-01 11:00",
+                        "sanitizer": "thread", "repeat": 1}})
+        result = self.course.run("status")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        rows = self.table(result.stdout)
+        self.assertEqual(rows["01-alpha"][3:], ["10/10", "2026-12-01", "10:00"])
+        self.assertEqual(rows["02-beta"][3:], ["3/8", "(thread", "sanitizer)", "2026-12-01",
+                                               "11:00"])
+        self.assertIn("./scripts/grade grades 02-beta next (the first without full marks)",
+                      result.stdout)
+
+    def test_a_chapter_never_graded_shows_no_points(self):
+        self.write_record({"01-alpha": {"score": 7, "max_score": 10}})
+        result = self.course.run("status")
+        rows = self.table(result.stdout)
         self.assertEqual(rows["01-alpha"][-1], "7/10")
         self.assertEqual(rows["02-beta"][-1], "-")
+        self.assertIn("./scripts/grade grades 01-alpha next", result.stdout)
+
+    def test_one_grader_file_on_request(self):
+        (self.course.root / "build").mkdir()
+        (self.course.root / "build/run.json").write_text(json.dumps({
+            "flavour": "chapters", "sanitizer": "none", "repeat": 1, "complete": True,
+            "score": 7, "max_score": 10,
+            "chapters": [{"chapter": "02-beta", "score": 7, "max_score": 10}], "tests": []}))
+        rows = self.table(self.course.run("status", "--grade", "build/run.json").stdout)
+        self.assertEqual(rows["02-beta"][-1], "7/10")
+        self.assertEqual(rows["01-alpha"][-1], "-")
 
     def test_a_grade_of_the_solutions_is_not_shown_as_yours(self):
         (self.course.root / "build").mkdir()
         (self.course.root / "build/last-grade.json").write_text(json.dumps({
             "flavour": "solutions", "complete": True, "score": 10, "max_score": 10,
             "chapters": [{"chapter": "01-alpha", "score": 10, "max_score": 10}], "tests": []}))
-        result = self.course.run("status")
+        result = self.course.run("status", "--grade", "build/last-grade.json")
         self.assertEqual(self.table(result.stdout)["01-alpha"][-1], "-")
         self.assertIn("not your code", result.stdout)
 
     def test_a_damaged_grade_file_is_a_clear_error(self):
-        (self.course.root / "build").mkdir()
-        (self.course.root / "build/last-grade.json").write_text('{"chapters": 3}')
+        self.write_record(3)
         result = self.course.run("status")
         self.assertEqual(result.returncode, 2)
-        self.assertIn("is not a grade file", result.stderr)
+        self.assertIn("is not the grader's record of grades", result.stderr)
         missing = self.course.run("status", "--grade", "nowhere.json")
         self.assertEqual(missing.returncode, 2)
         self.assertIn("no file nowhere.json", missing.stderr)
@@ -242,6 +270,14 @@ class ExperimentTest(unittest.TestCase):
         solution = self.course.run("experiment", "1", "--", "--tasks", "5")
         self.assertEqual(solution.returncode, 0, solution.stderr)
         self.assertIn("01-alpha ran with: --tasks 5", solution.stdout)
+        unfinished = self.course.run("experiment", "1", "--mine")
+        self.assertEqual(unfinished.returncode, 2)
+        self.assertIn("still has exercises to do (first, second)", unfinished.stderr)
+        self.assertNotIn("building", unfinished.stderr)   # said before any build
+        anyway = self.course.run("experiment", "1", "--mine", "--anyway")
+        self.assertIn("01-alpha-mine ran with:", anyway.stdout)
+        self.course.finish("01-alpha", "a.hpp")
+        self.course.finish("01-alpha", "b.cpp")
         mine = self.course.run("experiment", "1", "--mine")
         self.assertIn("01-alpha-mine ran with:", mine.stdout)
         missing = self.course.run("experiment", "2")
@@ -259,20 +295,28 @@ class GradeWrapperTest(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("run ./scripts/setup first", result.stderr)
 
-    def test_passes_the_arguments_and_asks_for_the_json_file(self):
+    def test_passes_the_arguments_and_asks_for_the_result_files(self):
         build = self.course.fake_build()
         result = self.course.run("grade", "1", "--filter", "two words")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(self.course.grader_calls(),
-                         [f"--builddir {build} 1 --filter two words --json {build}/last-grade.json"])
+                         [f"--builddir {build} 1 --filter two words --json {build}/last-grade.json"
+                          f" --grades {build}/grades.json"])
 
-    def test_keeps_the_users_json_file(self):
+    def test_keeps_the_users_result_files(self):
         build = self.course.fake_build()
         self.course.run("grade", "--json", "mine.json", "2")
-        self.course.run("grade", "--json=other.json")
+        self.course.run("grade", "--json=other.json", "--grades", "g.json")
         self.assertEqual(self.course.grader_calls(),
-                         [f"--builddir {build} --json mine.json 2",
-                          f"--builddir {build} --json=other.json"])
+                         [f"--builddir {build} --json mine.json 2 --grades {build}/grades.json",
+                          f"--builddir {build} --json=other.json --grades g.json"])
+
+    def test_help_lists_the_wrappers_option_too(self):
+        build = self.course.fake_build()
+        result = self.course.run("grade", "--help")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.course.grader_calls(), ["--help"])
+        self.assertIn("--watch", result.stdout)
 
     def test_watch_grades_again_when_a_chapter_file_changes(self):
         build = self.course.fake_build()
@@ -289,7 +333,8 @@ class GradeWrapperTest(unittest.TestCase):
             self.course.finish("01-alpha", "a.hpp")      # a save in chapters/
             calls = wait_for_calls(2)
             self.assertEqual(len(calls), 2)
-            self.assertEqual(calls[1], f"--builddir {build} 1 --json {build}/last-grade.json")
+            self.assertEqual(calls[1], f"--builddir {build} 1 --brief --json {build}/last-grade.json"
+                                       f" --grades {build}/grades.json")
         finally:
             os.killpg(watcher.pid, signal.SIGTERM)
             watcher.communicate(timeout=10)
