@@ -29,38 +29,51 @@ struct Switches {
 void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_option("chapters", o.chapters,
                  "chapters to grade: 1, 1 3, 1-3, 01 (default: every chapter; with --grades, "
-                 "the first chapter not at full marks at its last grade)");
+                 "the first chapter not at full marks at its last grade)")
+      ->type_name("CHAPTER");
   app.add_flag("--all", o.all, "grade every chapter");
   app.add_option("--grades", o.grades_file,
                  "keep every chapter's last grade of chapters/ in FILE (scripts/grade: "
                  "build/grades.json, which scripts/status shows); not with --solutions, "
-                 "--submission or --binary");
-  app.add_option("--builddir", o.builddir, "the meson build directory")->capture_default_str();
+                 "--submission or --binary")
+      ->type_name("FILE");
+  app.add_option("--builddir", o.builddir, "the meson build directory")->capture_default_str()
+      ->type_name("DIR");
   app.add_flag("--solutions", o.solutions, "grade solutions/ instead of chapters/");
   app.add_option("--sanitize", s.sanitizer, "build and run under a sanitizer")
       ->check(CLI::IsMember({"thread", "address"}));
-  app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default");
-  app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass");
+  app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default")
+      ->type_name("SECONDS");
+  app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass")
+      ->type_name("N");
   app.add_flag("--count-regressions", o.count_regressions,
                "count earlier chapters' tests in the score");
   app.add_flag("--own-tests", o.own_tests_only,
                "grade each chapter on its own tests only, without earlier chapters' (regressions)");
-  app.add_option("--filter", o.filter, "only run tests whose name contains SUBSTRING");
+  app.add_option("--filter", o.filter, "only run tests whose name contains SUBSTRING")
+      ->type_name("SUBSTRING");
   app.add_option("--binary", o.binaries,
                  "grade this test binary directly, without building (repeatable; needs --sources)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("FILE");
   app.add_option("--sources", o.sources,
                  "the test sources --binary was built from: where its tests and points are read")
-      ->allow_extra_args(false);
-  app.add_option("--json", o.json_file, "write the complete results as JSON to FILE");
-  app.add_option("--gradescope", o.gradescope_file, "write Gradescope's results.json to FILE");
+      ->allow_extra_args(false)
+      ->type_name("FILE");
+  app.add_option("--json", o.json_file, "write the complete results as JSON to FILE")
+      ->type_name("FILE");
+  app.add_option("--gradescope", o.gradescope_file, "write Gradescope's results.json to FILE")
+      ->type_name("FILE");
   app.add_option("--submission", o.submission,
                  "grade the student repository DIR in a pristine copy of the course: only the "
-                 "starter's files are taken from DIR");
+                 "starter's files are taken from DIR")
+      ->type_name("DIR");
   app.add_option("--hidden", o.hidden,
-                 "also grade the hidden tests in DIR/NN-slug/*.cpp against the student's runtime");
+                 "also grade the hidden tests in DIR/NN-slug/*.cpp against the student's runtime")
+      ->type_name("DIR");
   app.add_option("--workdir", o.workdir,
-                 "where --submission and --hidden build their copy (default: BUILDDIR/submission)");
+                 "where --submission and --hidden build their copy (default: BUILDDIR/submission)")
+      ->type_name("DIR");
   app.add_flag("--sandbox", s.sandbox,
                "run tests as an unprivileged user, kill all they start (default when root)");
   app.add_flag("--no-sandbox", s.no_sandbox, "run tests as the grader's own user, even as root");
