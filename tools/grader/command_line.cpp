@@ -79,8 +79,8 @@ void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_flag("--no-sandbox", s.no_sandbox, "run tests as the grader's own user, even as root");
   app.add_flag("--strict", o.strict, "score 0 when the integrity report finds anything");
   app.add_flag("--first-failure", o.first_failure,
-               "stop at the first test that fails and run no more (scripts/mutants: one "
-               "failing test kills a mutant)");
+               "stop at the first test that fails and run no more, nor read what a test that "
+               "ran out of time was doing (scripts/mutants: one failing test kills a mutant)");
   app.add_flag("--every-test", o.every_test,
                "print every test on a line of its own: tests stopped by an unfinished exercise "
                "are not grouped by exercise, nor regressions folded into one line");

@@ -26,7 +26,8 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
   for (const ChapterPlan& chapter : plan.chapters)
     for (const TestBinary& binary : chapter.binaries)
       for (const DeclaredTest& test : binary.tests) tests_planned_ += selected(test.name);
-  settings_ = {options.sanitizer, options.timeout, options.repeat};
+  // The mutation check (--first-failure) asks only whether a test failed.
+  settings_ = {options.sanitizer, options.timeout, options.repeat, !options.first_failure};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
                                            : "chapters";
@@ -74,10 +75,9 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
     print_progress("building " + binary.target);
     // Built every time: a binary left by an earlier successful build must
     // not be graded when the code no longer compiles.
-    std::string building = chapter.chapter + ": building " + binary.target;
     BuildResult built = build_target(build_dir_, binary.target, [&](int step, int steps) {
-      show_status(fmt::format("{} (step {} of {}), then {}", building, step, steps,
-                              tests_left()));
+      show_status(fmt::format("{}: building, step {}/{}, then {}: {}", chapter.chapter, step,
+                              steps, tests_left(), binary.target));
     });
     if (!built.ok) return report_not_compiling(chapter.chapter, binary, built.errors);
     // The chapter's own tests include the student's headers like every
@@ -93,7 +93,7 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
   }
   for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
-    show_status(fmt::format("{}: test {} of {} ({}): {}", chapter.chapter, tests_done_ + 1,
+    show_status(fmt::format("{}: test {}/{}, {}: {}", chapter.chapter, tests_done_ + 1,
                             tests_planned_, tests_left(), test.name));
     TestResult result = run_test(runnable, test, settings_, area_);
     TestResult owner = blank_result(chapter.chapter, binary);

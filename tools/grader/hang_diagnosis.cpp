@@ -272,16 +272,22 @@ std::string gdb_frames(pid_t pid) {
   return "each thread's top frames (gdb):\n" + text;
 }
 
+// Said when /proc has nothing on the process: the three causes, none
+// singled out.
+constexpr const char unreadable[] =
+    "What it was doing could not be read from /proc: a busy loop, a deadlock, or a wait for a "
+    "wake-up that never comes.\n";
+
 }  // namespace
 
 std::string diagnose_hang(pid_t pid, double wall_seconds) {
   std::vector<ThreadState> before = read_threads(pid);
-  if (before.empty()) return "";
+  if (before.empty()) return unreadable;
   auto started = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(sample_window);
   std::vector<ThreadState> after = read_threads(pid);
   double window = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (after.empty()) return "";
+  if (after.empty()) return unreadable;
   double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
   std::vector<std::string> process = stat_fields(read_first_line(fmt::format("/proc/{}/stat", pid)), nullptr);
   double cpu = static_cast<double>(cpu_ticks(process)) * tick;

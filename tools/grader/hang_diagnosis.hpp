@@ -17,8 +17,7 @@
 
 namespace grader {
 
-// `wall_seconds`: how long the test has run. Returns lines of text, empty
-// when /proc says nothing about the process.
+// `wall_seconds`: how long the test has run. Returns lines of text.
 std::string diagnose_hang(pid_t pid, double wall_seconds);
 
 }  // namespace grader

@@ -55,7 +55,8 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
   result.status = Status::pass;
   std::optional<SingleRun> first_failure, last;
   for (int i = 0; i < settings.repeat; ++i) {
-    SingleRun run = run_once(binary, test, settings, area, !first_failure.has_value());
+    SingleRun run =
+        run_once(binary, test, settings, area, settings.diagnose_hangs && !first_failure);
     ++result.runs;
     result.seconds += run.seconds;
     if (run.verdict.status != Status::pass) {

@@ -16,6 +16,9 @@ struct RunSettings {
   Sanitizer sanitizer = Sanitizer::none;
   std::optional<double> timeout;  // --timeout
   int repeat = 1;
+  // Read what a test that runs out of time was doing (hang_diagnosis.hpp):
+  // a couple of seconds per hang, which only a reader of the report needs.
+  bool diagnose_hangs = true;
 };
 
 // Fills in status, message, output, seconds, runs, failed_runs and the

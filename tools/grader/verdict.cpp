@@ -71,9 +71,10 @@ Verdict verdict_from_record(const ChildOutcome& o, const Record& record) {
 
 namespace {
 
-// Said when /proc could not be read: the three causes, none singled out.
+// Said when what the process was doing was not read (--first-failure, or
+// a run after the first that failed): the three causes, none singled out.
 constexpr const char unknown_hang[] =
-    "What it was doing could not be read: a busy loop, a deadlock, or a wait for a wake-up "
+    "What it was doing was not looked at: a busy loop, a deadlock, or a wait for a wake-up "
     "that never comes.";
 
 Verdict timeout_verdict(const ChildOutcome& o, double budget_seconds) {
