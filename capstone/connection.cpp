@@ -1,6 +1,8 @@
 // A connection's loop on the course's runtime; see connection.hpp.
 #include "capstone/connection.hpp"
 
+#include <sys/socket.h>
+
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -14,53 +16,55 @@ Instant now() { return std::chrono::floor<Millis>(rt::time::Instant::now().time_
 
 namespace {
 
-// What woke the connection.
-enum class Event { readable, mail, stop };
-
-// Reads what the socket holds now into the session and runs it; false
-// at the end of the stream.
-bool read_available(rt::net::TcpStream& stream, Session& session) {
-  for (;;) {
-    std::optional<std::size_t> n = stream.try_read(session.read_buffer());
-    if (!n) return true;  // would block: all read
-    if (*n == 0) return false;
-    session.received(*n, now());
-    if (session.closing()) return true;
+// Reads what the socket holds now into the session and runs it, shutting
+// down. The socket itself is asked, not the runtime (whose try_read trusts
+// the readiness the driver has seen, which may not include the bytes that
+// have just arrived): closing a socket with unread bytes resets the
+// connection, and the client would lose its replies. A bounded number of
+// reads, so that a client that never stops sending cannot keep the
+// connection, and its replies, growing.
+void read_available(rt::net::TcpStream& stream, Session& session) {
+  for (int reads = 0; reads < 16; ++reads) {
+    std::span<char> room = session.read_buffer();
+    ssize_t n = ::recv(stream.fd(), room.data(), room.size(), MSG_DONTWAIT);
+    if (n <= 0) return;  // nothing more now (or an error), or the end
+    session.received(static_cast<std::size_t>(n), now());
+    if (session.closing()) return;
   }
 }
 
 // The loop is one coroutine: every Task's frame is an allocation, so
-// nothing in it awaits another Task, only leaves (readiness, a write).
+// nothing in it awaits another Task, only leaves (a read, a write, a
+// Notify, the token).
 rt::Task<> serve(rt::net::TcpStream& stream, Session& session, rt::Notify& mail, rt::CancellationToken& stop) {
   // The connection's one wait on its token, made once and polled again
   // each turn, rather than a new one per request.
   auto stopped = stop.cancelled();
   for (;;) {
-    Event event;
-    auto readable = stream.readable();
+    // The read first: a busy client is served, and a cancel is seen the
+    // next time it has nothing more to send. A read that is not ready
+    // has taken nothing, so whichever leaf wins, no byte is lost.
+    auto read = stream.read(session.read_buffer());
+    bool stopping = false;
+    bool has_read = false;
     if (!session.subscribed()) {
-      // The socket first: a busy client is served, and a cancel is seen
-      // the next time it has nothing more to send.
-      event = co_await rt::select(readable, stopped) == 0 ? Event::readable : Event::stop;
+      stopping = co_await rt::select(read, stopped) == 1;
+      has_read = !stopping;
     } else {
       auto message = mail.notified();
-      auto either = rt::select(readable, message);
-      if (co_await rt::select(either, stopped) == 1) {
-        event = Event::stop;
-      } else {
-        event = either.await_resume() == 0 ? Event::readable : Event::mail;
-      }
+      auto either = rt::select(read, message);
+      stopping = co_await rt::select(either, stopped) == 1;
+      has_read = !stopping && either.await_resume() == 0;
     }
     bool open = true;
-    if (event == Event::stop) {
+    if (stopping) {
       // Shutting down: answer what has arrived, then close.
       read_available(stream, session);
       open = false;
-    } else if (event == Event::readable) {
-      std::optional<std::size_t> n = stream.try_read(session.read_buffer());
-      if (!n) continue;  // the readiness was stale: wait again
-      if (*n == 0) open = false;
-      if (open) session.received(*n, now());
+    } else if (has_read) {
+      std::size_t n = read.await_resume();
+      if (n == 0) open = false;  // the client closed
+      if (open) session.received(n, now());
     } else {
       session.take_messages();
     }

@@ -64,16 +64,18 @@ rt::Task<> serve(rt::net::TcpListener bound, rt::CancellationToken stop, ServeOp
   auto stopped = stop.cancelled();
   for (;;) {
     // Accept, and take finished connections out of the set as they end,
-    // so that it holds only those still open. `stopped` is polled first:
-    // a flood of connections cannot keep the server from stopping.
+    // so that it holds only those still open. `stopped` is polled first,
+    // so that a flood of connections cannot keep the server from
+    // stopping, and the finished before a new one: the set stays as small
+    // as the connections open.
     auto accept = listener->accept();
     if (connections.is_empty()) {
       if (co_await rt::select(stopped, accept) == 0) break;
     } else {
       auto finished = connections.join_next();
-      auto work = rt::select(accept, finished);
+      auto work = rt::select(finished, accept);
       if (co_await rt::select(stopped, work) == 0) break;
-      if (work.await_resume() == 1) {
+      if (work.await_resume() == 0) {
         reap(finished);
         continue;
       }

@@ -51,7 +51,7 @@ void Connection::stop() {
 }
 
 void Connection::read_available() {
-  for (;;) {
+  for (int reads = 0; reads < 16; ++reads) {  // bounded: a client may never stop sending
     asio::error_code error;
     std::size_t n = socket_.read_some(room(), error);
     if (error || n == 0) return;  // would block, or the end
