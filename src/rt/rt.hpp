@@ -51,4 +51,15 @@
 // The runtime has a blocking pool: rt::spawn_blocking, rt::block_in_place.
 #define RT_HAS_BLOCKING 1
 //@ end
+//@ chapters capstone..
+#include "rt/signal.hpp"
+#include "rt/sync/cancellation_token.hpp"
+#include "rt/task/join_set.hpp"
+#include "rt/task/select.hpp"
+
+// The runtime has what a service needs: rt::JoinSet, rt::select,
+// rt::CancellationToken, rt::signal, and the metrics and trace of
+// chapter 12.
+#define RT_HAS_CAPSTONE 1
+//@ end
 #include "rt/todo.hpp"

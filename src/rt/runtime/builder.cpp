@@ -131,6 +131,9 @@ Runtime Builder::build() {
 //@ chapters blocking..
     scheduler->set_blocking_pool(blocking_config(0));
 //@ end
+//@ chapters capstone..
+    scheduler->set_instruments(instruments_config(true), 1);
+//@ end
 //@ chapters reactor..
     return Runtime(std::move(scheduler));
   }
@@ -152,6 +155,9 @@ Runtime Builder::build() {
   auto scheduler = std::make_shared<detail::MultiThread>(std::move(config));
 //@ chapters blocking..
   scheduler->set_blocking_pool(std::move(blocking));
+//@ end
+//@ chapters capstone..
+  scheduler->set_instruments(instruments_config(false), scheduler->num_workers());
 //@ end
   scheduler->start();
   return Runtime(std::move(scheduler));
@@ -206,6 +212,9 @@ void Runtime::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
 //@ end
 //@ chapters blocking..
   scheduler->shutdown_blocking_pool(timeout);  // and no blocking job, but those past the timeout
+//@ end
+//@ chapters capstone..
+  scheduler->instruments().finish();  // the trace, once no worker runs
 //@ end
 }
 

@@ -19,6 +19,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+//@ chapters capstone..
+
+#include "rt/runtime/metrics/histogram.hpp"
+//@ end
 
 namespace rt {
 
@@ -29,6 +33,9 @@ struct DriverConfig;
 //@ end
 //@ chapters blocking..
 struct BlockingConfig;
+//@ end
+//@ chapters capstone..
+struct InstrumentsConfig;
 //@ end
 //@ chapters reactor..
 }  // namespace detail
@@ -87,6 +94,19 @@ class Builder {
   Builder& disable_lifo_slot();
 //@ end
 
+//@ chapters capstone..
+  // Keeps a histogram of poll times per worker (Tokio's
+  // enable_metrics_poll_time_histogram): by default Tokio's 10 linear
+  // buckets of 100 µs, or the configuration given.
+  Builder& enable_metrics_poll_time_histogram();
+  Builder& metrics_poll_time_histogram_configuration(HistogramConfig config);
+  // Records every poll, steal and park of every worker, and writes them
+  // to `path` when the runtime shuts down, in the Chrome trace-event
+  // format (scripts/trace draws it). Without it, the environment variable
+  // RT_TRACE names the file the same way.
+  Builder& trace_path(std::string path);
+
+//@ end
   Runtime build();
 
   // The worker count a multi-thread runtime gets by default: the
@@ -121,6 +141,13 @@ class Builder {
 
   std::size_t max_blocking_threads_ = 512;
   std::chrono::nanoseconds thread_keep_alive_ = std::chrono::seconds(10);
+//@ end
+//@ chapters capstone..
+  detail::InstrumentsConfig instruments_config(bool current_thread) const;
+
+  bool poll_time_histogram_ = false;
+  HistogramConfig histogram_config_;
+  std::string trace_path_;
 //@ end
 };
 

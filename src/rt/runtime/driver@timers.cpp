@@ -34,6 +34,13 @@ void Driver::poll() {
   else io_->turn(0);
 }
 
+//@ chapters capstone..
+SignalDriver& Driver::signal() {
+  std::call_once(signal_made_, [this] { signal_ = std::make_unique<SignalDriver>(io_); });
+  return *signal_;
+}
+
+//@ end
 void Driver::shutdown() {
   if (time_) time_->shutdown();
   io_->shutdown();

@@ -16,9 +16,15 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+//@ chapters capstone..
+#include <mutex>
+//@ end
 
 #include "rt/io/driver.hpp"
 #include "rt/time/driver.hpp"
+//@ chapters capstone..
+#include "rt/signal/driver.hpp"
+//@ end
 
 namespace rt::detail {
 
@@ -53,6 +59,11 @@ class Driver {
   // The time driver: nullptr unless enable_time.
   const std::shared_ptr<TimeDriver>& time() const { return time_; }
   bool pausable() const { return pausable_; }
+//@ chapters capstone..
+  // The signal driver, made by the first Signal (it registers two
+  // descriptors, which a runtime that never listens does without).
+  SignalDriver& signal();
+//@ end
   void shutdown();
 
  private:
@@ -61,6 +72,10 @@ class Driver {
   bool pausable_;
   std::shared_ptr<IoDriver> io_;      // shared with every registration, which may outlive the runtime
   std::shared_ptr<TimeDriver> time_;  // shared with every Sleep, likewise
+//@ chapters capstone..
+  std::once_flag signal_made_;
+  std::unique_ptr<SignalDriver> signal_;
+//@ end
 };
 
 // The runtime's driver, or nullptr when the builder enabled none.

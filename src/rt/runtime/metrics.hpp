@@ -6,6 +6,9 @@
 // for its tests and experiments.
 #pragma once
 
+//@ chapters capstone..
+#include <chrono>
+//@ end
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -107,7 +110,40 @@ class RuntimeMetrics {
   std::size_t blocking_queue_depth() const { return scheduler_->blocking_pool()->queue_depth(); }
 //@ end
 
+//@ chapters capstone..
+  // Tasks spawned and not yet finished (Tokio's num_alive_tasks).
+  std::size_t num_alive_tasks() const { return scheduler_->num_alive_tasks(); }
+  // Tasks spawned since the runtime started (Tokio's spawned_tasks_count).
+  std::uint64_t spawned_tasks_count() const { return scheduler_->instruments().spawned(); }
+  // Tasks scheduled from outside the runtime's workers: through the
+  // global queue (Tokio's remote_schedule_count).
+  std::uint64_t remote_schedule_count() const { return scheduler_->instruments().remote_schedules(); }
+  // Operations the budget refused, each making its task yield (Tokio's
+  // budget_forced_yield_count).
+  std::uint64_t budget_forced_yield_count() const { return scheduler_->instruments().forced_yields(); }
+
+  // The poll-time histogram (Builder::enable_metrics_poll_time_histogram).
+  bool poll_time_histogram_enabled() const { return histogram(0) != nullptr; }
+  std::size_t poll_time_histogram_num_buckets() const {
+    return poll_time_histogram_enabled() ? histogram(0)->num_buckets() : 0;
+  }
+  // The durations bucket `bucket` holds: [first, second); the last bucket
+  // is unbounded (second is the largest duration there is).
+  std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds> poll_time_histogram_bucket_range(
+      std::size_t bucket) const;
+  // Polls by worker `worker` that took a duration in bucket `bucket`.
+  std::uint64_t poll_time_histogram_bucket_count(std::size_t worker, std::size_t bucket) const {
+    const detail::Histogram* h = histogram(worker);
+    return h ? h->count(bucket) : 0;
+  }
+
+//@ end
  private:
+//@ chapters capstone..
+  const detail::Histogram* histogram(std::size_t worker) const {
+    return scheduler_->instruments().histogram(worker);
+  }
+//@ end
 //@ chapters reactor..
   // 0 without I/O enabled.
   std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
@@ -118,5 +154,18 @@ class RuntimeMetrics {
 //@ end
   std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
+//@ chapters capstone..
+
+inline std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds> RuntimeMetrics::poll_time_histogram_bucket_range(
+    std::size_t bucket) const {
+  auto [start, end] = histogram(0)->bucket_range(bucket);
+  auto nanos = [](std::uint64_t n) {
+    return std::chrono::nanoseconds(n > static_cast<std::uint64_t>(std::chrono::nanoseconds::max().count())
+                                        ? std::chrono::nanoseconds::max().count()
+                                        : static_cast<std::int64_t>(n));
+  };
+  return {nanos(start), nanos(end)};
+}
+//@ end
 
 }  // namespace rt

@@ -24,6 +24,9 @@
 //@ chapters blocking..
 #include "rt/blocking/pool.hpp"
 //@ end
+//@ chapters capstone..
+#include "rt/runtime/metrics/instruments.hpp"
+//@ end
 #include "rt/scheduler/owned_tasks.hpp"
 #include "rt/task/header.hpp"
 #include "rt/task/poll.hpp"
@@ -102,6 +105,18 @@ class SchedulerHandle : public Schedule {
   virtual void leave_blocking_section(std::size_t) {}
 //@ end
 
+//@ chapters capstone..
+  // What the runtime counts and records beyond the counters above
+  // (rt/runtime/metrics/instruments.hpp). The builder sets it up, before
+  // the runtime starts.
+  Instruments& instruments() const { return *instruments_; }
+  void set_instruments(InstrumentsConfig config, std::size_t workers) {
+    instruments_ = std::make_unique<Instruments>(std::move(config), workers);
+  }
+  // Tasks spawned and not yet completed (Tokio's num_alive_tasks).
+  std::size_t num_alive_tasks() const { return owned_.len(); }
+
+//@ end
  protected:
   // Unlinks and cancels every task left; for shutdown.
   void cancel_all_tasks();
@@ -112,6 +127,9 @@ class SchedulerHandle : public Schedule {
 //@ end
 //@ chapters blocking..
   std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
+//@ end
+//@ chapters capstone..
+  std::unique_ptr<Instruments> instruments_ = std::make_unique<Instruments>(InstrumentsConfig{}, 1);
 //@ end
 };
 

@@ -24,6 +24,9 @@ bool OwnedTasks::bind(Header* task) {
   task->owned_next = shard.head;
   if (shard.head) shard.head->owned_prev = task;
   shard.head = task;
+//@ chapters capstone..
+  alive_.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
+//@ end
   return true;
 }
 
@@ -32,6 +35,9 @@ bool OwnedTasks::remove(Header& task) {
   std::lock_guard lock(shard.mutex);
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
+//@ chapters capstone..
+  alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+//@ end
   return true;
 }
 //@ listing-end owned_tasks_shards
@@ -50,6 +56,9 @@ Header* OwnedTasks::pop() {
     std::lock_guard lock(shard.mutex);
     if (Header* task = shard.head) {
       unlink(shard, *task);
+//@ chapters capstone..
+      alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+//@ end
       return task;
     }
   }

@@ -38,6 +38,13 @@ class OwnedTasks {
   // Unlinks some task and hands it over with the list's reference, or
   // nullptr when the list is empty: for shutdown, after close().
   Header* pop();
+//@ chapters capstone..
+
+  // Tasks in the list: spawned and not yet completed (Tokio's
+  // num_alive_tasks), counted apart from the shards so that reading it
+  // takes no lock.
+  std::size_t len() const { return alive_.load(std::memory_order_relaxed); }  // relaxed: a statistic
+//@ end
 
  private:
   static constexpr int kShardBits = 4;
@@ -57,6 +64,9 @@ class OwnedTasks {
   // Read by bind under a shard's lock: a bind that takes the lock after
   // close() has swept that shard sees it set (see close()).
   std::atomic<bool> closed_{false};
+//@ chapters capstone..
+  std::atomic<std::size_t> alive_{0};
+//@ end
 };
 
 }  // namespace rt::detail

@@ -1,6 +1,10 @@
 //@ file coop..
 // The budget's operations, compiled once per runtime; see coop.hpp.
 #include "rt/task/coop.hpp"
+//@ chapters capstone..
+
+#include "rt/runtime/metrics/instruments.hpp"
+//@ end
 
 namespace rt::coop {
 
@@ -26,6 +30,9 @@ std::optional<RestoreOnPending> poll_proceed(Context& cx) {
     cx.waker().wake_by_ref();
     //@ instead
     //@ end
+//@ chapters capstone..
+    rt::detail::count_forced_yield();  // a statistic
+//@ end
     return std::nullopt;
   }
   std::optional<std::uint8_t> before = budget;

@@ -133,6 +133,9 @@ void MultiThread::schedule(Header* task) {
     return;
   }
 //@ end
+//@ chapters capstone..
+  instruments().count_remote_schedule();
+//@ end
   if (!inject_.push(task)) {  // shut down: drop the Notified
     drop_reference(task);
     return;
@@ -325,8 +328,16 @@ void MultiThread::run(std::size_t index) {
     }
     worker.stats.end_batch(Stats::Clock::now());
 //@ end
+//@ chapters capstone..
+    std::uint64_t stolen_before = worker.steals.load();
+//@ end
 //@ chapters stealing..
     if (Header* task = steal_work(index)) {
+//@ end
+//@ chapters capstone..
+      instruments().record_steal(index, worker.steals.load() - stolen_before);  // 0: from the global queue
+//@ end
+//@ chapters stealing..
       worker.stats.start_batch(Stats::Clock::now());
       run_task(worker, task);
 //@ end
@@ -435,6 +446,11 @@ void MultiThread::run_task(Worker& worker, Header* task) {
 void MultiThread::poll_counted(Worker& worker, Header* task) {
   worker.stats.start_poll();
   worker.polls.add();  // a statistic
+//@ end
+//@ chapters capstone..
+  PollTimer timer(instruments(), static_cast<std::size_t>(&worker - workers_.data()), task);
+//@ end
+//@ chapters local-queues..
   poll(task);  // the Notified's reference goes with it
 }
 //@ end
@@ -634,6 +650,11 @@ void MultiThread::park(std::size_t index) {
   //@ end
   for (;;) {
     worker.parks.add();  // a statistic
+//@ end
+//@ chapters capstone..
+    ParkTimer timer(instruments(), index);
+//@ end
+//@ chapters stealing..
     worker.parker.park();
     if (inject_.is_closed() || transition_from_parked(index)) return;
   }

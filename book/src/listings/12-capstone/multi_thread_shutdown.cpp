@@ -1,0 +1,27 @@
+void MultiThread::shutdown() {
+  // 1. Close the queue: every worker leaves its loop once it sees it
+  //    closed, and every later wake drops its Notified.
+  Header* queued = inject_.close();
+  // 2. Wake every worker, so that the parked ones see it too, then wait
+  //    for each to finish the poll it is in.
+  idle_.take_all();
+  for (Worker& worker : workers_) worker.parker.unpark();
+  // The loops run on the blocking pool's threads, which the Runtime waits
+  // for later: here, only until every core's loop has ended.
+  cores_done_.wait();
+  // 3. No task runs any more: cancel every one left, and drop the
+  //    Notifieds that were queued.
+  cancel_all_tasks();
+  while (queued) {
+    Header* next = queued->queue_next;
+    drop_reference(queued);
+    queued = next;
+  }
+  // And those in the workers' rings, now that their owners are gone.
+  for (Worker& worker : workers_) {
+    while (Header* task = worker.run_queue.pop()) drop_reference(task);
+    if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+    for (Header* task : worker.deferred) drop_reference(task);
+    worker.deferred.clear();
+  }
+}

@@ -1,0 +1,31 @@
+OwnedTasks::Shard& OwnedTasks::shard_of(const Header& task) {
+  // Fibonacci hashing: tasks of one size sit at addresses a fixed stride
+  // apart, and the multiplication spreads such a stride over every shard,
+  // where the low bits of the address alone might pick one or two.
+  auto address = reinterpret_cast<std::uintptr_t>(&task);
+  std::uint64_t hash = static_cast<std::uint64_t>(address) * 0x9E3779B97F4A7C15ull;
+  return shards_[hash >> (64 - kShardBits)];  // the top bits, the best mixed
+}
+
+bool OwnedTasks::bind(Header* task) {
+  Shard& shard = shard_of(*task);
+  std::lock_guard lock(shard.mutex);
+  // Relaxed: the shard's lock orders this read after close()'s sweep of
+  // the shard, if the sweep came first; if not, the sweep will find the task.
+  if (closed_.load(std::memory_order_relaxed)) return false;
+  task->owned_prev = nullptr;
+  task->owned_next = shard.head;
+  if (shard.head) shard.head->owned_prev = task;
+  shard.head = task;
+  alive_.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
+  return true;
+}
+
+bool OwnedTasks::remove(Header& task) {
+  Shard& shard = shard_of(task);
+  std::lock_guard lock(shard.mutex);
+  if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
+  unlink(shard, task);
+  alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+  return true;
+}

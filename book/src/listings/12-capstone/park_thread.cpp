@@ -1,0 +1,30 @@
+// The waker's data: a small reference-counted object with its own table
+// (not a task header), so a clone can outlive the block_on call.
+struct ParkThread::Signal {
+  explicit Signal(std::shared_ptr<Parker> parker) : parker(std::move(parker)) {}
+
+  static Signal* self(const void* data) { return static_cast<Signal*>(const_cast<void*>(data)); }
+  static RawWaker clone(const void* data) {
+    // relaxed: a clone is made from a live reference.
+    self(data)->refs.fetch_add(1, std::memory_order_relaxed);
+    return {data, &vtable};
+  }
+  static void wake(const void* data) {
+    wake_by_ref(data);
+    drop(data);
+  }
+  static void wake_by_ref(const void* data) {
+    Signal* signal = self(data);
+    signal->woken.store(true, std::memory_order_release);  // publish before the unpark
+    signal->parker->unpark();
+  }
+  static void drop(const void* data) {
+    // acq_rel: the last owner sees every other owner's use before deleting.
+    if (self(data)->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete self(data);
+  }
+  static constexpr RawWakerVTable vtable{&clone, &wake, &wake_by_ref, &drop};
+
+  std::atomic<std::size_t> refs{1};
+  std::atomic<bool> woken{true};  // the first poll needs no wake-up
+  std::shared_ptr<Parker> parker;
+};

@@ -1,0 +1,17 @@
+std::optional<RestoreOnPending> poll_proceed(Context& cx) {
+  if (!budget || unconstrained_here()) return RestoreOnPending(std::nullopt);  // no budget applies
+  if (*budget == 0) {
+    // Spent: run again later, after the others. The wake comes during
+    // the task's own poll, so the scheduler requeues it as a yield.
+    cx.waker().wake_by_ref();
+    rt::detail::count_forced_yield();  // a statistic
+    return std::nullopt;
+  }
+  std::optional<std::uint8_t> before = budget;
+  *budget -= 1;
+  return RestoreOnPending(before);
+}
+
+RestoreOnPending::~RestoreOnPending() {
+  if (!made_progress_ && before_) budget = before_;
+}

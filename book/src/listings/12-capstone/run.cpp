@@ -1,0 +1,37 @@
+void MultiThread::run(std::size_t index) {
+  // This thread spawns onto this runtime, and may not block_on.
+  SetCurrentGuard current(shared_from_this());
+  EnterRuntimeGuard entered;
+  current_worker_here = {this, index};
+  Worker& worker = workers_[index];
+  worker.stats.start_batch(Stats::Clock::now());
+  for (;;) {
+    ++worker.tick;
+    if (worker.tick % config_.event_interval == 0 && !maintenance(worker)) break;
+    if (Header* task = next_task(index)) {
+      run_task(worker, task);
+      // block_in_place gave the core away: another thread runs this loop now.
+      if (!current_worker()) return;
+      continue;
+    }
+    worker.stats.end_batch(Stats::Clock::now());
+    std::uint64_t stolen_before = worker.steals.load();
+    if (Header* task = steal_work(index)) {
+      instruments().record_steal(index, worker.steals.load() - stolen_before);  // 0: from the global queue
+      worker.stats.start_batch(Stats::Clock::now());
+      run_task(worker, task);
+      if (!current_worker()) return;
+      continue;
+    }
+    if (inject_.is_closed()) break;  // shut down
+    if (!worker.deferred.empty()) {  // only the tasks that yielded are left
+      wake_deferred(worker);
+      worker.stats.start_batch(Stats::Clock::now());
+      continue;
+    }
+    park(index);
+    worker.stats.start_batch(Stats::Clock::now());
+  }
+  current_worker_here = {};
+  cores_done_.count_down();
+}

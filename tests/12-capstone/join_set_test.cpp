@@ -1,0 +1,211 @@
+// Chapter 12: JoinSet. Tasks come out of join_next in the order they
+// finish; the set's length counts the tasks not yet joined; a completion
+// wakes the task waiting in join_next; a task the set forgot never comes
+// back; destroying the set aborts what is left. The order of completions
+// is forced with oneshot channels, never left to timing.
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "counting_waker.hpp"
+#include "flavours.hpp"
+#include "graded.hpp"
+#include "rt/rt.hpp"
+
+namespace {
+
+rt::Task<int> wait_for(rt::oneshot::Receiver<int> receiver) { co_return co_await receiver; }
+
+// Runs the spawned tasks until none can make progress: on a current-thread
+// runtime, by yielding from the root; on a multi-thread one, a yield lets
+// the workers run too, so the check below waits for the effect itself.
+rt::Task<> settle() {
+  for (int i = 0; i < 50; ++i) co_await rt::yield_now();
+}
+
+}  // namespace
+
+TEST_CASE("join_next gives the tasks in the order they finish and not in the order they were spawned" * POINTS(3)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<int> set;
+      std::vector<rt::oneshot::Sender<int>> senders;
+      for (int i = 0; i < 3; ++i) {
+        auto [sender, receiver] = rt::oneshot::channel<int>();
+        senders.push_back(std::move(sender));
+        set.spawn(wait_for(std::move(receiver)));
+      }
+      for (int finished : {2, 0, 1}) {
+        senders[finished].send(finished * 10);
+        std::optional<int> next = co_await set.join_next();
+        REQUIRE(next.has_value());
+        CHECK_MESSAGE(*next == finished * 10, "join_next gave a task other than the one that had just finished");
+      }
+      std::optional<int> none = co_await set.join_next();
+      CHECK_MESSAGE(!none.has_value(), "join_next on a set whose tasks were all joined gave a value");
+    }());
+  });
+}
+
+TEST_CASE("len counts the tasks not yet joined and join_next on an empty set ends at once" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<int> set;
+      CHECK(set.is_empty());
+      CHECK(!(co_await set.join_next()).has_value());
+      for (int i = 0; i < 4; ++i) set.spawn([](int v) -> rt::Task<int> { co_return v; }(i));
+      CHECK(set.len() == 4);
+      int sum = 0;
+      for (std::size_t left = 3; std::optional<int> next = co_await set.join_next(); --left) {
+        sum += *next;
+        CHECK_MESSAGE(set.len() == left, "a task joined by join_next is still counted in len()");
+        if (left == 0) break;
+      }
+      CHECK(sum == 0 + 1 + 2 + 3);
+      CHECK(set.is_empty());
+      CHECK(!(co_await set.join_next()).has_value());
+    }());
+  });
+}
+
+TEST_CASE("a task that finishes after join_next began waiting wakes the waiter exactly once" * POINTS(3)) {
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<int> set;
+      auto [sender, receiver] = rt::oneshot::channel<int>();
+      set.spawn(wait_for(std::move(receiver)));
+      co_await settle();  // the task waits on its channel now
+      CountingWaker waker;
+      rt::Context cx(waker.waker());
+      auto next = set.join_next();
+      REQUIRE_MESSAGE(!next.poll(cx), "join_next was ready though no task had finished");
+      sender.send(7);
+      co_await settle();  // the task finishes
+      CHECK_MESSAGE(waker.wakes() == 1, "the task's completion did not wake the task waiting in join_next");
+      REQUIRE(next.poll(cx));
+      std::optional<int> value = next.await_resume();
+      CHECK(value == std::optional<int>(7));
+    }());
+  });
+}
+
+TEST_CASE("a task that threw comes out of join_next as a JoinError and the set goes on" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<int> set;
+      set.spawn([]() -> rt::Task<int> {
+        throw std::runtime_error("boom");
+        co_return 0;
+      }());
+      bool failed = false;
+      try {
+        co_await set.join_next();
+      } catch (const rt::JoinError& error) {
+        failed = error.is_panic();
+      }
+      CHECK(failed);
+      CHECK(set.is_empty());
+      set.spawn([]() -> rt::Task<int> { co_return 5; }());
+      CHECK((co_await set.join_next()) == std::optional<int>(5));
+    }());
+  });
+}
+
+TEST_CASE("abort_all cancels every task and each still comes out of join_next as cancelled" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<int> set;
+      std::vector<rt::oneshot::Sender<int>> senders;  // never used: the tasks wait for ever
+      for (int i = 0; i < 3; ++i) {
+        auto [sender, receiver] = rt::oneshot::channel<int>();
+        senders.push_back(std::move(sender));
+        set.spawn(wait_for(std::move(receiver)));
+      }
+      set.abort_all();
+      int cancelled = 0;
+      for (int i = 0; i < 3; ++i) {
+        try {
+          co_await set.join_next();
+        } catch (const rt::JoinError& error) {
+          if (error.is_cancelled()) ++cancelled;
+        }
+      }
+      CHECK(cancelled == 3);
+      CHECK(!(co_await set.join_next()).has_value());
+    }());
+  });
+}
+
+TEST_CASE("a detached task runs on and its completion does not bring it back into the set" * POINTS(3)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<int> set;
+      auto [sender, receiver] = rt::oneshot::channel<int>();
+      auto [done, finished] = rt::oneshot::channel<int>();
+      set.spawn([](rt::oneshot::Receiver<int> in, rt::oneshot::Sender<int> out) -> rt::Task<int> {
+        int v = co_await in;
+        out.send(v);
+        co_return v;
+      }(std::move(receiver), std::move(done)));
+      co_await settle();
+      set.detach_all();
+      CHECK(set.is_empty());
+      set.spawn([]() -> rt::Task<int> { co_return 2; }());
+      sender.send(1);
+      CHECK_MESSAGE((co_await finished) == 1, "a detached task did not run on");
+      std::optional<int> next = co_await set.join_next();
+      CHECK_MESSAGE(next == std::optional<int>(2), "join_next gave a task the set had detached");
+      CHECK_MESSAGE(!(co_await set.join_next()).has_value(), "a detached task came back into the set when it finished");
+    }());
+  });
+}
+
+TEST_CASE("destroying a JoinSet aborts its tasks" * POINTS(2)) {
+  rt_test::on_each_runtime([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      auto [sender, receiver] = rt::oneshot::channel<int>();
+      // The task holds `gone`'s sender: when its frame is destroyed, the
+      // receiver hears that the sender went without sending.
+      auto [gone_sender, gone] = rt::oneshot::channel<int>();
+      {
+        rt::JoinSet<int> set;
+        set.spawn([](rt::oneshot::Receiver<int> in, rt::oneshot::Sender<int> keep) -> rt::Task<int> {
+          (void)keep;
+          co_return co_await in;
+        }(std::move(receiver), std::move(gone_sender)));
+        co_await settle();  // the task waits on its channel
+      }
+      bool cancelled = false;
+      try {
+        co_await gone;
+      } catch (const rt::oneshot::RecvError&) {
+        cancelled = true;
+      }
+      CHECK_MESSAGE(cancelled, "a task of a destroyed JoinSet was not cancelled");
+      (void)sender;
+    }());
+  });
+}
+
+// Current-thread only: on a worker, a task is unlinked from the runtime just
+// after it wakes its joiner, so the count lags join_next by a moment.
+TEST_CASE("num_alive_tasks counts the tasks of a JoinSet until they finish" * POINTS(1)) {
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    runtime.block_on([](rt::Runtime& rt) -> rt::Task<> {
+      rt::JoinSet<int> set;
+      std::vector<rt::oneshot::Sender<int>> senders;
+      for (int i = 0; i < 5; ++i) {
+        auto [sender, receiver] = rt::oneshot::channel<int>();
+        senders.push_back(std::move(sender));
+        set.spawn(wait_for(std::move(receiver)));
+      }
+      CHECK(rt.metrics().num_alive_tasks() == 5);
+      for (int i = 0; i < 5; ++i) {
+        senders[i].send(i);
+        co_await set.join_next();
+        CHECK(rt.metrics().num_alive_tasks() == static_cast<std::size_t>(4 - i));
+      }
+    }(runtime));
+  });
+}
