@@ -100,8 +100,9 @@ class Db {
   // Every key, expired or not (DBSIZE, as Redis counts them).
   std::size_t size();
 
-  // Removes every expired key; the instant the next key expires (`never`:
-  // none has an expiry). What mini-redis's purge_expired_keys does.
+  // Removes every expired key; returns when to run again: just past the
+  // soonest expiry left (`never`: no key has one). What mini-redis's
+  // purge_expired_keys does.
   Instant purge_expired(Instant now);
   // Called when a key is given an expiry sooner than the purge planned to
   // run next, so that the purge task wakes up earlier. Set it before the
