@@ -9,10 +9,8 @@
 // chapters' tests, not counted) are one line. The JSON file has every test.
 #pragma once
 
-#include <map>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "score.hpp"
