@@ -209,3 +209,28 @@ TEST_CASE("num_alive_tasks counts the tasks of a JoinSet until they finish" * PO
     }(runtime));
   });
 }
+
+TEST_CASE("a detached task's value is destroyed when it finishes since nobody can join it" * POINTS(1)) {
+  // Current-thread: the task finishes in the poll that sends, before the
+  // root runs again, so the moment to look is exact.
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      auto value = std::make_shared<int>(3);
+      std::weak_ptr<int> watch = value;
+      auto [sender, receiver] = rt::oneshot::channel<int>();
+      auto [done, finished] = rt::oneshot::channel<int>();
+      rt::JoinSet<std::shared_ptr<int>> set;
+      set.spawn([](rt::oneshot::Receiver<int> in, rt::oneshot::Sender<int> out,
+                   std::shared_ptr<int> v) -> rt::Task<std::shared_ptr<int>> {
+        co_await in;
+        out.send(1);
+        co_return v;
+      }(std::move(receiver), std::move(done), std::move(value)));
+      co_await settle();
+      set.detach_all();
+      sender.send(1);
+      co_await finished;
+      CHECK_MESSAGE(watch.expired(), "a detached task's value was kept: something still holds its JoinHandle");
+    }());
+  });
+}

@@ -133,12 +133,12 @@ void JoinSetList::detach_all() {
       }
     }
   }
-  // Releasing may destroy a JoinHandle, which may drop a task: never
+  // Dropping a JoinHandle may drop a task: never
   // under the lock.
   while (gone) {
     JoinSetEntry* next = gone->next_;
     gone->next_ = nullptr;
-    JoinSetEntry::release(gone);
+    JoinSetEntry::leave(gone);
     gone = next;
   }
 }

@@ -38,13 +38,14 @@ class JoinSetTask final : public JoinSetEntry {
   JoinSetTask(std::shared_ptr<JoinSetList> list, JoinHandle<T> handle)
       : JoinSetEntry(std::move(list)), handle_(std::move(handle)) {}
 
-  bool poll_join(Context& cx) override { return handle_.poll(cx); }
-  void abort() override { handle_.abort(); }
+  bool poll_join(Context& cx) override { return handle_->poll(cx); }
+  void abort() override { handle_->abort(); }
+  void drop_handle() override { handle_.reset(); }
   // The value, or a JoinError; once, after poll_join said it is ready.
-  T take() { return handle_.await_resume(); }
+  T take() { return handle_->await_resume(); }
 
  private:
-  JoinHandle<T> handle_;
+  std::optional<JoinHandle<T>> handle_;  // until the entry leaves the set
 };
 
 }  // namespace detail
@@ -76,7 +77,7 @@ class JoinSet {
     JoinNext(const JoinNext&) = delete;
     JoinNext& operator=(const JoinNext&) = delete;
     ~JoinNext() {
-      if (done_) detail::JoinSetEntry::release(done_);  // a value nobody took
+      if (done_) detail::JoinSetEntry::leave(done_);  // a value nobody took
     }
 
     bool poll(Context& cx) override {
@@ -91,10 +92,10 @@ class JoinSet {
     Next await_resume() {
       if (!done_) return Next{};
       detail::JoinSetEntry* entry = std::exchange(done_, nullptr);
-      struct Release {  // the set's reference goes, whatever take() does
+      struct Leave {  // the entry goes, whatever take() does
         detail::JoinSetEntry* entry;
-        ~Release() { detail::JoinSetEntry::release(entry); }
-      } release{entry};
+        ~Leave() { detail::JoinSetEntry::leave(entry); }
+      } leave{entry};
       auto& task = static_cast<detail::JoinSetTask<T>&>(*entry);
       if constexpr (std::is_void_v<T>) {
         task.take();

@@ -37,11 +37,20 @@ class JoinSetEntry {
   // The task's JoinHandle: ready once it finished, else keeps cx's waker.
   virtual bool poll_join(Context& cx) = 0;
   virtual void abort() = 0;
+  // Drops the JoinHandle. It must go when the entry leaves the set: the
+  // task keeps the entry's waker for as long as its JoinHandle lives, so
+  // an entry that kept its handle would keep itself, and the task, alive.
+  virtual void drop_handle() = 0;
 
   // A waker that wakes this entry, borrowing the set's reference.
   RawWaker raw_waker() { return RawWaker{this, &vtable}; }
   // Gives up one reference; the last frees the entry.
   static void release(JoinSetEntry* entry);
+  // An entry out of the set: its JoinHandle, then the set's reference.
+  static void leave(JoinSetEntry* entry) {
+    entry->drop_handle();  // the set's reference keeps the entry alive meanwhile
+    release(entry);
+  }
 
  private:
   friend class JoinSetList;
