@@ -5,7 +5,7 @@ class [[nodiscard]] JoinNext : public Leaf<JoinNext> {
   JoinNext(const JoinNext&) = delete;
   JoinNext& operator=(const JoinNext&) = delete;
   ~JoinNext() {
-    if (done_) detail::JoinSetEntry::release(done_);  // a value nobody took
+    if (done_) detail::JoinSetEntry::leave(done_);  // a value nobody took
   }
 
   bool poll(Context& cx) override {
@@ -20,10 +20,10 @@ class [[nodiscard]] JoinNext : public Leaf<JoinNext> {
   Next await_resume() {
     if (!done_) return Next{};
     detail::JoinSetEntry* entry = std::exchange(done_, nullptr);
-    struct Release {  // the set's reference goes, whatever take() does
+    struct Leave {  // the entry goes, whatever take() does
       detail::JoinSetEntry* entry;
-      ~Release() { detail::JoinSetEntry::release(entry); }
-    } release{entry};
+      ~Leave() { detail::JoinSetEntry::leave(entry); }
+    } leave{entry};
     auto& task = static_cast<detail::JoinSetTask<T>&>(*entry);
     if constexpr (std::is_void_v<T>) {
       task.take();
