@@ -104,7 +104,15 @@ void CurrentThread::block_on(Poller& root) {
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
     if (core) {
       if (Header* task = queue_.pop()) {
+//@ end
+//@ chapters coop..blocking
         coop::detail::with_budget([task] { poll(task); });  // the Notified's reference goes with it
+//@ end
+//@ chapters capstone..
+        coop::detail::with_budget([this, task] {
+          PollTimer timer(instruments(), 0, task);  // the one worker is worker 0
+          poll(task);                               // the Notified's reference goes with it
+        });
 //@ end
 //@ chapters reactor..
         maintenance();
