@@ -13,7 +13,7 @@ void CurrentThread::block_on(Poller& root) {
     if (!core) core = try_take_core(thread.parker());
     if (thread.take_woken() && root.poll(cx)) return;
     if (core) {
-      if (Header* task = queue_.pop()) {
+      if (Header* task = next_task()) {
         poll(task);  // the Notified's reference goes with it
         continue;
       }

@@ -14,7 +14,7 @@ void CurrentThread::block_on(Poller& root) {
     // Each poll, of the root or of a task, with a fresh budget.
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
     if (core) {
-      if (Header* task = queue_.pop()) {
+      if (Header* task = next_task()) {
         coop::detail::with_budget([task] { poll(task); });  // the Notified's reference goes with it
         continue;
       }

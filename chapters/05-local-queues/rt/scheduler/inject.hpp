@@ -3,7 +3,9 @@
 // spawned or woken, from any thread, and where every worker takes its next
 // task. Mirrors Tokio's runtime/scheduler/inject (the queue behind the
 // scheduler's mutex; Tokio's workers also have the local queues of chapter
-// 05, which this chapter does not yet have).
+// 05, which this chapter does not yet have). The current-thread scheduler
+// has a queue of its own already: only what is spawned or woken outside
+// it comes through here.
 //
 // Intrusive, like chapter 02's run queue: the link is each task's
 // queue_next, so queueing allocates nothing, and each entry holds one
@@ -29,6 +31,12 @@ class Inject {
 
   // The oldest Notified, or nullptr when the queue is empty (or closed).
   Header* pop();
+
+  // Every Notified queued, oldest first, as a chain linked through
+  // queue_next (its last one in `last`), under one lock; nullptr when the
+  // queue is empty (or closed). The current-thread scheduler moves them to
+  // its own queue.
+  Header* take_all(Header*& last);
 
   // Appends a chain of `count` Notifieds, `first` to `last`, linked
   // through queue_next, under one lock. Once closed, it gives up their

@@ -41,6 +41,14 @@ Header* Inject::pop() {
   return task;
 }
 
+Header* Inject::take_all(Header*& last) {
+  if (is_empty()) return nullptr;  // as in pop
+  auto guard = lock();
+  last = std::exchange(tail_, nullptr);
+  len_.store(0, std::memory_order_seq_cst);  // seq_cst, as in pop
+  return std::exchange(head_, nullptr);
+}
+
 void Inject::push_batch(Header* first, Header* last, std::size_t count) {
   last->queue_next = nullptr;
   {
