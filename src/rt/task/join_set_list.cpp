@@ -91,12 +91,10 @@ void JoinSetList::notify(JoinSetEntry& entry) {
   {
     std::lock_guard lock(mutex_);
     // Only an idle entry moves: a notified one is queued already, and one
-    // that left the set (joined, detached) belongs to no list.
-    //@ mutant capstone notify_moves_gone_entry: skips only an entry already notified, so a detached task's completion brings it back into the set
+    // that left the set belongs to no list. (A task that completes on one
+    // thread while another detaches the set wakes a gone entry: dropping
+    // the JoinHandle cannot take the waker back from a completing task.)
     if (entry.where_ != JoinSetEntry::Where::idle) return;
-    //@ instead
-    if (entry.where_ == JoinSetEntry::Where::notified) return;
-    //@ end
     idle_.remove(entry);
     notified_.push_back(entry);
     entry.where_ = JoinSetEntry::Where::notified;

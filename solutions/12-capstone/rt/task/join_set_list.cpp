@@ -87,7 +87,9 @@ void JoinSetList::notify(JoinSetEntry& entry) {
   {
     std::lock_guard lock(mutex_);
     // Only an idle entry moves: a notified one is queued already, and one
-    // that left the set (joined, detached) belongs to no list.
+    // that left the set belongs to no list. (A task that completes on one
+    // thread while another detaches the set wakes a gone entry: dropping
+    // the JoinHandle cannot take the waker back from a completing task.)
     if (entry.where_ != JoinSetEntry::Where::idle) return;
     idle_.remove(entry);
     notified_.push_back(entry);
