@@ -161,12 +161,12 @@ TEST_CASE("a detached task runs on and its completion does not bring it back int
   });
 }
 
-TEST_CASE("destroying a JoinSet aborts its tasks" * POINTS(2)) {
+TEST_CASE("destroying a JoinSet aborts the tasks it still holds" * POINTS(2)) {
   rt_test::on_each_runtime([](rt::Runtime& runtime) {
     runtime.block_on([]() -> rt::Task<> {
       auto [sender, receiver] = rt::oneshot::channel<int>();
-      // The task holds `gone`'s sender: when its frame is destroyed, the
-      // receiver hears that the sender went without sending.
+      // The waiting task holds `gone`'s sender: when its frame is destroyed,
+      // the receiver hears that the sender went without sending.
       auto [gone_sender, gone] = rt::oneshot::channel<int>();
       {
         rt::JoinSet<int> set;
@@ -174,7 +174,13 @@ TEST_CASE("destroying a JoinSet aborts its tasks" * POINTS(2)) {
           (void)keep;
           co_return co_await in;
         }(std::move(receiver), std::move(gone_sender)));
-        co_await settle();  // the task waits on its channel
+        set.spawn([]() -> rt::Task<int> { co_return 7; }());
+        // The quick task is joined first: the set is alive and working when
+        // it is destroyed with the other task still waiting on its channel.
+        std::optional<int> quick = co_await set.join_next();
+        REQUIRE(quick.has_value());
+        CHECK(*quick == 7);
+        CHECK(set.len() == 1);
       }
       bool cancelled = false;
       try {
@@ -210,7 +216,7 @@ TEST_CASE("num_alive_tasks counts the tasks of a JoinSet until they finish" * PO
   });
 }
 
-TEST_CASE("a detached task's value is destroyed when it finishes since nobody can join it" * POINTS(1)) {
+TEST_CASE("detach_all empties the set and a detached task's value is destroyed when it finishes" * POINTS(1)) {
   // Current-thread: the task finishes in the poll that sends, before the
   // root runs again, so the moment to look is exact.
   rt_test::on_current_thread([](rt::Runtime& runtime) {
@@ -228,6 +234,8 @@ TEST_CASE("a detached task's value is destroyed when it finishes since nobody ca
       }(std::move(receiver), std::move(done), std::move(value)));
       co_await settle();
       set.detach_all();
+      CHECK(set.is_empty());
+      CHECK_MESSAGE(!(co_await set.join_next()).has_value(), "join_next gave a task that detach_all had let go");
       sender.send(1);
       co_await finished;
       CHECK_MESSAGE(watch.expired(), "a detached task's value was kept: something still holds its JoinHandle");
