@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "answer.hpp"
 #include "flavours.hpp"
 #include "gate.hpp"
 #include "graded.hpp"
@@ -36,8 +37,6 @@ rt::Task<int> wake_self_then_finish(std::atomic<int>& polls, std::atomic<int>& r
   resumed.fetch_add(1);
   co_return 7;
 }
-
-rt::Task<int> forty_two() { co_return 42; }
 
 rt::Task<int> finish_while_woken(std::atomic<int>& polls, std::atomic<int>& resumed) {
   auto handle = rt::spawn(wake_self_then_finish(polls, resumed));
@@ -122,7 +121,7 @@ TEST_CASE("a task woken during its last poll is not polled again once it has fin
     CHECK(runtime.block_on(finish_while_woken(polls, resumed)) == 7);
     CHECK_MESSAGE(polls == 1, "the finished task was polled again for the wake of its last poll");
     CHECK(resumed == 1);
-    CHECK(runtime.block_on(forty_two()) == 42);  // and the runtime runs on
+    CHECK(runtime.block_on(rt_test::answer()) == 42);  // and the runtime runs on
   });
 }
 

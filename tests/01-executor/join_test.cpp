@@ -5,19 +5,18 @@
 #include <stdexcept>
 #include <string>
 
-#include "gate.hpp"
+#include "answer.hpp"
 #include "flavours.hpp"
+#include "gate.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 
 namespace {
 
-rt::Task<int> forty_two() { co_return 42; }
-
 rt::Task<int> leave_a_task_waiting(Gate& gate) {
   auto handle = rt::spawn([&gate]() -> rt::Task<> { co_await gate.wait(); });
   while (gate.polls() == 0) co_await rt::yield_now();  // the other task starts and waits forever
-  co_return co_await forty_two();
+  co_return co_await rt_test::answer();
 }
 
 rt::Task<int> fail() {
@@ -52,7 +51,7 @@ rt::Task<> hold_until_destroyed(Gate& gate, std::atomic<int>& destroyed) {
 
 TEST_CASE("block_on returns once its future is done" * POINTS(2)) {
   rt_test::on_each_runtime([&](rt::Runtime& runtime) {
-    CHECK(runtime.block_on(forty_two()) == 42);
+    CHECK(runtime.block_on(rt_test::answer()) == 42);
     Gate gate;
     CHECK(runtime.block_on(leave_a_task_waiting(gate)) == 42);
     CHECK(gate.polls() == 1);
@@ -63,7 +62,7 @@ TEST_CASE("an exception in a task reaches whoever joins it" * POINTS(2)) {
   rt_test::on_each_runtime([&](rt::Runtime& runtime) {
     std::string message = runtime.block_on(join_failed_task());
     CHECK(message.find("boom") != std::string::npos);
-    CHECK(runtime.block_on(forty_two()) == 42);  // the runtime is still usable
+    CHECK(runtime.block_on(rt_test::answer()) == 42);  // the runtime is still usable
   });
 }
 

@@ -4,13 +4,9 @@
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
+#include "small_tasks.hpp"
 
 namespace {
-
-rt::Task<int> depth(int n) {
-  if (n == 0) co_return 0;
-  co_return 1 + co_await depth(n - 1);
-}
 
 rt::Task<> inner(std::string& log) {
   log += "inner ";
@@ -48,6 +44,6 @@ TEST_CASE("nested coroutines are awaited inline and make no new task" * POINTS(2
 
 TEST_CASE("a deep chain of awaited coroutines returns through every level" * POINTS(1)) {
   rt_test::on_each_runtime([&](rt::Runtime& runtime) {
-    CHECK(runtime.block_on(depth(1000)) == 1000);
+    CHECK(runtime.block_on(rt_test::depth(1000)) == 1000);
   });
 }

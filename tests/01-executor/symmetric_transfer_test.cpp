@@ -14,6 +14,7 @@
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
+#include "small_tasks.hpp"
 
 namespace {
 
@@ -32,11 +33,6 @@ constexpr int kDepth = 50000;
 constexpr std::size_t kStackBytes = std::size_t{512} << 10;
 #endif
 
-rt::Task<int> depth(int n) {
-  if (n == 0) co_return 0;
-  co_return 1 + co_await depth(n - 1);
-}
-
 struct Run {
   rt::Runtime* runtime;
   int result = -1;
@@ -44,11 +40,11 @@ struct Run {
 
 void* drive_chain(void* argument) {
   auto* run = static_cast<Run*>(argument);
-  run->result = run->runtime->block_on(depth(kDepth));
+  run->result = run->runtime->block_on(rt_test::depth(kDepth));
   return nullptr;
 }
 
-// Runs block_on(depth(kDepth)) on a thread whose stack is kStackBytes.
+// Runs block_on(rt_test::depth(kDepth)) on a thread whose stack is kStackBytes.
 int run_on_small_stack(rt::Runtime& runtime) {
   Run run{&runtime};
   pthread_attr_t attributes;

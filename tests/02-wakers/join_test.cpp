@@ -7,6 +7,7 @@
 
 #include "flavours.hpp"
 #include "graded.hpp"
+#include "keep_waker.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -77,21 +78,6 @@ class Output {
 
  private:
   std::atomic<int>* destroyed_;
-};
-
-// A leaf, ready at once, that leaves a clone of its task's waker in `slot`:
-// a reference to the task that outlives its JoinHandle.
-class KeepWaker : public rt::Leaf<KeepWaker> {
- public:
-  explicit KeepWaker(rt::Waker& slot) : slot_(slot) {}
-  bool poll(rt::Context& cx) override {
-    slot_ = cx.waker();
-    return true;
-  }
-  void await_resume() const noexcept {}
-
- private:
-  rt::Waker& slot_;
 };
 
 rt::Task<Output> keep_waker_and_return(rt::Waker& slot, std::atomic<int>& destroyed) {

@@ -8,14 +8,7 @@
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
-
-namespace {
-
-rt::Task<> yield_times(int n) {
-  for (int i = 0; i < n; ++i) co_await rt::yield_now();
-}
-
-}  // namespace
+#include "small_tasks.hpp"
 
 TEST_CASE("an mpsc sender destroyed while waiting leaves the channel working" * POINTS(1)) {
   auto channel = rt::mpsc::channel<int>(1);
@@ -26,7 +19,7 @@ TEST_CASE("an mpsc sender destroyed while waiting leaves the channel working" * 
     doomed.block_on([&tx]() -> rt::Task<> {
       co_await tx.send(1);  // fills the channel
       auto queued = rt::spawn([tx = tx]() mutable -> rt::Task<> { co_await tx.send(2); });
-      co_await yield_times(3);  // `queued` now waits for a slot
+      co_await rt_test::yield_times(3);  // `queued` now waits for a slot
     }());
   }  // destroys `queued` while it waits: it must leave the semaphore's queue
   rt::Runtime runtime;
@@ -48,7 +41,7 @@ TEST_CASE("an mpsc sender handed a slot but destroyed before it ran passes the s
     doomed.block_on([&tx, &rx]() -> rt::Task<> {
       co_await tx.send(1);
       auto queued = rt::spawn([tx = tx]() mutable -> rt::Task<> { co_await tx.send(2); });
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       CHECK(rx.try_recv() == 1);  // frees the slot: it is handed to `queued`, which is woken
       // ... and this block_on returns before `queued` runs again.
     }());
@@ -67,7 +60,7 @@ TEST_CASE("a Notified destroyed while waiting is unlinked and one that was notif
     rt::Runtime doomed;
     doomed.block_on([&notify]() -> rt::Task<> {
       auto waiter = rt::spawn([&notify]() -> rt::Task<> { co_await notify.notified(); });
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
     }());
   }  // the waiter is destroyed while queued
   rt::Runtime runtime;
@@ -79,7 +72,7 @@ TEST_CASE("a Notified destroyed while waiting is unlinked and one that was notif
     rt::Runtime doomed;
     doomed.block_on([&notify]() -> rt::Task<> {
       auto waiter = rt::spawn([&notify]() -> rt::Task<> { co_await notify.notified(); });
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       notify.notify_one();  // handed to the waiter, which never runs again
     }());
   }
@@ -97,7 +90,7 @@ TEST_CASE("a Mutex waiter destroyed while queued or after it was handed the lock
       doomed.block_on([&mutex, &held]() -> rt::Task<> {
         held.emplace(co_await mutex.lock());
         auto waiter = rt::spawn([&mutex]() -> rt::Task<> { auto guard = co_await mutex.lock(); });
-        co_await yield_times(3);
+        co_await rt_test::yield_times(3);
       }());
     }  // the waiter is destroyed while queued
   }  // held unlocks: nobody is left waiting
@@ -110,7 +103,7 @@ TEST_CASE("a Mutex waiter destroyed while queued or after it was handed the lock
         auto inner = co_await mutex.lock();
         *inner += "never";
       });
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       guard.unlock();  // the lock goes to the waiter, which never runs again
     }());
   }
@@ -144,7 +137,7 @@ TEST_CASE("waiters aborted with JoinHandle::abort pass on the lock and the notif
         auto inner = co_await mutex.lock();
         *inner = 1;
       });
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       guard.unlock();  // handed to the waiter, which has not run since
       waiter.abort();  // an idle task: cancelled before it runs again
       bool cancelled = co_await was_cancelled(waiter);
@@ -160,7 +153,7 @@ TEST_CASE("waiters aborted with JoinHandle::abort pass on the lock and the notif
         co_await notify.notified();
         ++woke;
       });
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       notify.notify_one();  // handed to `first`
       first.abort();        // ... which passes it on to `second`
       co_await second;

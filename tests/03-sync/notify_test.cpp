@@ -6,16 +6,13 @@
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
+#include "small_tasks.hpp"
 
 namespace {
 
 rt::Task<> wait_and_log(rt::Notify& notify, std::string& log, char name) {
   co_await notify.notified();
   log += name;
-}
-
-rt::Task<> yield_times(int n) {
-  for (int i = 0; i < n; ++i) co_await rt::yield_now();
 }
 
 }  // namespace
@@ -31,7 +28,7 @@ TEST_CASE("notify_one with nobody waiting stores one permit and only one" * POIN
       co_await notify.notified();  // takes it without waiting
       std::string log;
       auto waiter = rt::spawn(wait_and_log(notify, log, 'w'));
-      co_await yield_times(5);
+      co_await rt_test::yield_times(5);
       CHECK(log.empty());  // no second permit
       notify.notify_one();
       co_await waiter;
@@ -49,9 +46,9 @@ TEST_CASE("notify_one wakes one waiter at a time oldest first" * POINTS(1)) {
       std::string log;
       std::vector<rt::JoinHandle<void>> waiters;
       for (char name : std::string("abc")) waiters.push_back(rt::spawn(wait_and_log(notify, log, name)));
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       notify.notify_one();
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       CHECK(log == "a");
       notify.notify_one();
       notify.notify_one();
@@ -70,7 +67,7 @@ TEST_CASE("notify_waiters wakes the current waiters only and stores no permit" *
       std::string log;
       auto a = rt::spawn(wait_and_log(notify, log, 'a'));
       auto b = rt::spawn(wait_and_log(notify, log, 'b'));
-      co_await yield_times(3);
+      co_await rt_test::yield_times(3);
       // Created before the call but not yet polled: it counts as waiting.
       auto early = notify.notified();
       notify.notify_waiters();
@@ -80,7 +77,7 @@ TEST_CASE("notify_waiters wakes the current waiters only and stores no permit" *
       CHECK(log == "ab");
 
       auto late = rt::spawn(wait_and_log(notify, log, 'c'));
-      co_await yield_times(5);
+      co_await rt_test::yield_times(5);
       CHECK(log == "ab");  // notify_waiters left no permit behind
       notify.notify_one();
       co_await late;

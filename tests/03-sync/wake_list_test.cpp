@@ -41,7 +41,7 @@ void operator delete(void* block, std::size_t) noexcept { std::free(block); }
 namespace {
 
 // Three full batches and a part of one more.
-constexpr std::size_t kWaiters = 3 * rt::detail::WakeList::kCapacity + 5;
+constexpr std::size_t kWaitersPastCapacity = 3 * rt::detail::WakeList::kCapacity + 5;
 
 // One waiting Notified, and the waker its task would have (declared
 // first, so that it outlives whatever clone of it the future keeps).
@@ -78,7 +78,7 @@ TEST_CASE("waking more waiters than a WakeList holds wakes each once and allocat
     auto [tx, rx] = rt::mpsc::channel<int>(1);
     REQUIRE(tx.try_send(0).ok());  // full from now on
     std::deque<SendWaiter> waiters;  // never moved once built
-    for (std::size_t i = 0; i < kWaiters; ++i) {
+    for (std::size_t i = 0; i < kWaitersPastCapacity; ++i) {
       SendWaiter& waiter = waiters.emplace_back(tx, static_cast<int>(i));
       rt::Context cx(waiter.waker.waker());
       REQUIRE_FALSE(waiter.send.poll(cx));  // waits for a slot, its waker kept
@@ -89,7 +89,7 @@ TEST_CASE("waking more waiters than a WakeList holds wakes each once and allocat
     std::size_t woken_once = 0;
     long held = 0;
     count(waiters, woken_once, held);
-    CHECK(woken_once == kWaiters);
+    CHECK(woken_once == kWaitersPastCapacity);
     CHECK(held == 0);       // every kept waker was used, none is left behind
     CHECK(allocated == 0);  // collecting the wakers under the lock allocates nothing
     std::size_t failed = 0;
@@ -102,13 +102,13 @@ TEST_CASE("waking more waiters than a WakeList holds wakes each once and allocat
         ++failed;  // the receiver is gone: the value comes back
       }
     }
-    CHECK(failed == kWaiters);
+    CHECK(failed == kWaitersPastCapacity);
   }
   {  // notify_waiters wakes every waiter
     INFO("notify_waiters");
     rt::Notify notify;
     std::deque<NotifyWaiter> waiters;
-    for (std::size_t i = 0; i < kWaiters; ++i) {
+    for (std::size_t i = 0; i < kWaitersPastCapacity; ++i) {
       NotifyWaiter& waiter = waiters.emplace_back(notify);
       rt::Context cx(waiter.waker.waker());
       REQUIRE_FALSE(waiter.notified.poll(cx));  // queued, its waker kept
@@ -119,7 +119,7 @@ TEST_CASE("waking more waiters than a WakeList holds wakes each once and allocat
     std::size_t woken_once = 0;
     long held = 0;
     count(waiters, woken_once, held);
-    CHECK(woken_once == kWaiters);
+    CHECK(woken_once == kWaitersPastCapacity);
     CHECK(held == 0);
     CHECK(allocated == 0);
     std::size_t ready = 0;
@@ -127,6 +127,6 @@ TEST_CASE("waking more waiters than a WakeList holds wakes each once and allocat
       rt::Context cx(waiter.waker.waker());
       ready += waiter.notified.poll(cx) ? 1 : 0;
     }
-    CHECK(ready == kWaiters);
+    CHECK(ready == kWaitersPastCapacity);
   }
 }

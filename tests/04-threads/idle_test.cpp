@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "answer.hpp"
 #include "fake_tasks.hpp"
 #include "graded.hpp"
 #include "parking.hpp"
@@ -17,8 +18,6 @@
 #include "show.hpp"
 
 namespace {
-
-rt::Task<int> answer() { co_return 42; }
 
 // What the hook below sees and does at every moment the worker has found
 // no work and is about to list itself asleep.
@@ -40,7 +39,7 @@ void look_as_worker_parks(std::size_t) {
   }
   // A task queued now finds nobody listed to wake: the worker's last look,
   // after it lists itself, is what finds it.
-  if (watch->spawn_armed.exchange(false)) watch->spawned.set_value(watch->handle->spawn(answer()));
+  if (watch->spawn_armed.exchange(false)) watch->spawned.set_value(watch->handle->spawn(rt_test::answer()));
 }
 
 // Blocks until worker 0 has gone to sleep more than `parks` times: past its
@@ -72,7 +71,7 @@ TEST_CASE("a worker about to sleep or that found work on its last look is never 
   // A task from outside: a notifier takes the sleeper off the list and
   // wakes it; it runs the task and goes back to sleep.
   std::uint64_t parks = metrics.worker_park_count(0);
-  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(answer()); }()) == 42);
+  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(rt_test::answer()); }()) == 42);
   wait_until_asleep(metrics, parks);
   CHECK_MESSAGE(watch.most_counted_asleep == 0,
                 "a worker woken for a task was still counted asleep: the idle count and the list of sleepers disagree");
@@ -81,7 +80,7 @@ TEST_CASE("a worker about to sleep or that found work on its last look is never 
   // runs it, and goes to sleep again.
   parks = metrics.worker_park_count(0);
   watch.spawn_armed = true;
-  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(answer()); }()) == 42);
+  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(rt_test::answer()); }()) == 42);
   rt::JoinHandle<int> late = watch.spawned.get_future().get();
   CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await late; }()) == 42);
   wait_until_asleep(metrics, parks);

@@ -6,6 +6,7 @@
 #include <latch>
 #include <optional>
 
+#include "answer.hpp"
 #include "flavours.hpp"
 #include "gate.hpp"
 #include "graded.hpp"
@@ -14,8 +15,6 @@
 #include "workers.hpp"
 
 namespace {
-
-rt::Task<int> answer() { co_return 42; }
 
 // What the hook below does, once armed: spawn a task through `handle`
 // at the moment a worker has found no work and is about to sleep.
@@ -28,7 +27,7 @@ std::atomic<Interleaving*> interleaving{nullptr};  // read by the worker in the 
 
 void spawn_as_worker_parks(std::size_t) {
   Interleaving* state = interleaving.load();
-  if (state && state->armed.exchange(false)) state->spawned.set_value(state->handle->spawn(answer()));
+  if (state && state->armed.exchange(false)) state->spawned.set_value(state->handle->spawn(rt_test::answer()));
 }
 
 }  // namespace
@@ -43,8 +42,8 @@ TEST_CASE("a task queued just as the only worker goes to sleep is not lost" * PO
   // Wake the worker with a task; when it has run it and finds no more
   // work, the hook queues one more, before the worker is listed asleep.
   state.armed = true;
-  CHECK(runtime.block_on(answer()) == 42);
-  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(answer()); }()) == 42);
+  CHECK(runtime.block_on(rt_test::answer()) == 42);
+  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(rt_test::answer()); }()) == 42);
   rt::JoinHandle<int> late = state.spawned.get_future().get();
   // Lost, it would never run: the worker would sleep with it queued.
   CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await late; }()) == 42);
@@ -56,7 +55,7 @@ TEST_CASE("a task spawned from outside wakes one sleeping worker and not all of 
   for (int round = 0; round < 5; ++round) {
     rt_test::wait_until_idle(runtime.metrics(), 4);
     std::uint64_t before = ch04::total_unparks(runtime);
-    rt::JoinHandle<int> handle = runtime.handle().spawn(answer());
+    rt::JoinHandle<int> handle = runtime.handle().spawn(rt_test::answer());
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);
     rt_test::wait_until_idle(runtime.metrics(), 4);
     // One for the task. From chapter 06 on, the worker that finds it was

@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "answer.hpp"
 #include "graded.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
@@ -70,8 +71,6 @@ TEST_CASE("no other worker steals the task in a worker's slot" * POINTS(2)) {
 
 namespace {
 
-rt::Task<int> answer() { co_return 42; }
-
 // Spawns, from the worker's own thread, as it is about to sleep: the task
 // goes into its slot.
 struct AsItSleeps {
@@ -83,7 +82,7 @@ std::atomic<AsItSleeps*> as_it_sleeps{nullptr};
 
 void spawn_into_the_slot(std::size_t) {
   AsItSleeps* state = as_it_sleeps.load();
-  if (state && state->armed.exchange(false)) state->spawned.set_value(state->handle->spawn(answer()));
+  if (state && state->armed.exchange(false)) state->spawned.set_value(state->handle->spawn(rt_test::answer()));
 }
 
 }  // namespace
@@ -98,7 +97,7 @@ TEST_CASE("a worker never sleeps with a task in its slot" * POINTS(1)) {
   state.armed = true;
   // Wake the worker; when it has run this and finds no more work, the
   // hook spawns into its slot, just before it lists itself as asleep.
-  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(answer()); }()) == 42);
+  CHECK(runtime.block_on([]() -> rt::Task<int> { co_return co_await rt::spawn(rt_test::answer()); }()) == 42);
   rt::JoinHandle<int> late = state.spawned.get_future().get();
   CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await late; }()) == 42);
   as_it_sleeps = nullptr;

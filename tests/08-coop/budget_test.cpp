@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "consume.hpp"
 #include "graded.hpp"
 #include "race.hpp"
 #include "rt/rt.hpp"
@@ -109,14 +110,6 @@ TEST_CASE("consume_budget spends a unit and yield_now yields at once while a pla
   }
 }
 
-namespace {
-
-rt::Task<> consume(std::size_t units) {
-  for (std::size_t i = 0; i < units; ++i) co_await rt::coop::consume_budget();
-}
-
-}  // namespace
-
 TEST_CASE("has_budget_remaining says when the budget is spent" * POINTS(1)) {
   CHECK(rt::coop::has_budget_remaining());  // outside any task: unconstrained
   rt::Runtime runtime = current_thread();
@@ -124,9 +117,9 @@ TEST_CASE("has_budget_remaining says when the budget is spent" * POINTS(1)) {
   runtime.block_on([&]() -> rt::Task<> {
     co_await rt::spawn([&]() -> rt::Task<> {
       seen.push_back(rt::coop::has_budget_remaining());
-      co_await consume(127);
+      co_await rt_test::consume(127);
       seen.push_back(rt::coop::has_budget_remaining());
-      co_await consume(1);
+      co_await rt_test::consume(1);
       seen.push_back(rt::coop::has_budget_remaining());
     });
   }());
@@ -143,7 +136,7 @@ TEST_CASE("unconstrained runs a task without a budget" * POINTS(1)) {
   runtime.block_on([&, &rx = rx]() -> rt::Task<> {
     auto a = rt::spawn([&]() -> rt::Task<> {
       co_await rt::coop::unconstrained([&]() -> rt::Task<> {
-        co_await consume(200);
+        co_await rt_test::consume(200);
         budget_inside = rt::coop::has_budget_remaining();
         for (std::size_t i = 0; i < total; ++i) {
           co_await rx.recv();
@@ -151,7 +144,7 @@ TEST_CASE("unconstrained runs a task without a budget" * POINTS(1)) {
         }
       }());
       // Outside it again, the budget applies.
-      co_await consume(200);
+      co_await rt_test::consume(200);
     });
     auto b = rt::spawn([&]() -> rt::Task<> {
       seen = received.load();

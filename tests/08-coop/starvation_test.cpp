@@ -4,15 +4,12 @@
 #include <atomic>
 #include <cstddef>
 
+#include "consume.hpp"
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 
 namespace {
-
-rt::Task<> consume(std::size_t units) {
-  for (std::size_t i = 0; i < units; ++i) co_await rt::coop::consume_budget();
-}
 
 // Units the calling task can still spend before it yields (it then yields).
 rt::Task<std::size_t> units_left() {
@@ -67,7 +64,7 @@ TEST_CASE("the tasks run from the slot spend the budget of the task that woke th
   rt::Runtime runtime = one_worker();
   runtime.block_on([&]() -> rt::Task<> {
     co_await rt::spawn([&]() -> rt::Task<> {
-      co_await consume(100);
+      co_await rt_test::consume(100);
       // Into the slot: it runs right after this poll, on what is left.
       (void)rt::spawn([&]() -> rt::Task<> {
         left = co_await units_left();
@@ -114,7 +111,7 @@ TEST_CASE("a unit spent on an operation that ends up pending is given back" * PO
   rt::Runtime runtime = one_worker();
   runtime.block_on([&, &tx = tx, &rx = rx]() -> rt::Task<> {
     auto waiting = rt::spawn([&]() -> rt::Task<> {
-      co_await consume(100);
+      co_await rt_test::consume(100);
       (void)rt::spawn([&]() -> rt::Task<> {
         left = co_await units_left();
         measured.notify_one();

@@ -21,6 +21,7 @@
 #include "rt/rt.hpp"
 #include "scoped_hook.hpp"
 #include "wakers.hpp"
+#include "would_block_counter.hpp"
 
 TEST_CASE("an event wakes the task that waits for it" * POINTS(2)) {
   rt_test::on_current_thread_io([](rt::Runtime& runtime) {
@@ -113,20 +114,6 @@ TEST_CASE("a socket closed by a wake-up in the middle of a turn is freed only af
   });
 }
 
-namespace {
-
-// Throws when a socket's system call would block twice in one poll: its
-// stale readiness was not cleared (here: a closed bit set by mistake).
-std::atomic<bool> counting{false};
-std::atomic<int> would_blocks{0};
-void refuse_second_would_block(rt::detail::ScheduledIo&) {
-  if (counting.load() && would_blocks.fetch_add(1) + 1 > 1) {
-    throw std::runtime_error("would block again and again: a readiness that never clears");
-  }
-}
-
-}  // namespace
-
 TEST_CASE("a new listener and a new connection report no hang-up while a worker waits in the driver" * POINTS(2)) {
   // A socket not yet listening or connected reports a hang-up (EPOLLHUP)
   // to epoll. Registered then, a worker asleep in the driver wakes at
@@ -135,8 +122,7 @@ TEST_CASE("a new listener and a new connection report no hang-up while a worker 
   pid_t worker = runtime.block_on([]() -> rt::Task<pid_t> {
     co_return co_await rt::spawn([]() -> rt::Task<pid_t> { co_return rt_test::current_tid(); });
   }());
-  rt_test::ScopedHook<void (*)(rt::detail::ScheduledIo&)> hook(rt::detail::after_would_block,
-                                                                 &refuse_second_would_block);
+  ch09::WouldBlockCounter would_blocks;
   for (int round = 0; round < 20; ++round) {
     INFO("round " << round);
     bool client_quiet = false;
@@ -158,12 +144,10 @@ TEST_CASE("a new listener and a new connection report no hang-up while a worker 
       client_quiet = !client_readable.poll(cx);
       server_quiet = !server_readable.poll(cx);
       // No connection waits: accept would block once, clear, and wait.
-      would_blocks = 0;
-      counting = true;
+      would_blocks.start();
       auto accept = listener.accept();
       listener_quiet = !accept.poll(cx);
-      counting = false;
-      listener_would_blocks = would_blocks.load();
+      listener_would_blocks = would_blocks.stop();
     }());
     CHECK(client_quiet);
     CHECK(server_quiet);

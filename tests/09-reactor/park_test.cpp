@@ -12,16 +12,11 @@
 #include <string>
 #include <thread>
 
+#include "answer.hpp"
 #include "graded.hpp"
 #include "io.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
-
-namespace {
-
-rt::Task<int> answer() { co_return 42; }
-
-}  // namespace
 
 TEST_CASE("a worker asleep in the driver wakes up for a task spawned from another thread" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(1).enable_io().build();
@@ -38,7 +33,7 @@ TEST_CASE("a worker asleep in the driver wakes up for a task spawned from anothe
     REQUIRE(rt_test::is_epoll_wait(parked_in));
     // From the test's thread, not a worker: the only worker must be woken,
     // and it sleeps in epoll_wait. Left asleep, the task never runs.
-    rt::JoinHandle<int> handle = runtime.handle().spawn(answer());
+    rt::JoinHandle<int> handle = runtime.handle().spawn(rt_test::answer());
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);
   }
 }
@@ -113,5 +108,5 @@ TEST_CASE("a thread asleep in the driver inside block_on wakes up for a task spa
     CHECK(blocker.returned());
     REQUIRE(blocker.error() == "");
   }
-  CHECK(runtime.block_on(answer()) == 42);
+  CHECK(runtime.block_on(rt_test::answer()) == 42);
 }

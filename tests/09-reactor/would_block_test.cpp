@@ -16,6 +16,7 @@
 #include "rt/rt.hpp"
 #include "scoped_hook.hpp"
 #include "wakers.hpp"
+#include "would_block_counter.hpp"
 
 namespace {
 
@@ -23,17 +24,6 @@ using WouldBlockHook = rt_test::ScopedHook<void (*)(rt::detail::ScheduledIo&)>;
 
 std::uint32_t tick_of(std::uint32_t word) {
   return (word >> rt::detail::ScheduledIo::tick_shift) & rt::detail::ScheduledIo::tick_mask;
-}
-
-// Counts the EAGAINs of one poll; a second one means the stale readiness
-// was not cleared (the poll would spin on it forever): it throws, which
-// ends the poll with that error.
-std::atomic<bool> counting{false};
-std::atomic<int> would_blocks{0};
-void count_would_blocks(rt::detail::ScheduledIo&) {
-  if (counting.load() && would_blocks.fetch_add(1) + 1 > 1) {
-    throw std::runtime_error("the read would block again: the stale readiness was not cleared");
-  }
 }
 
 // A stream with one byte read and its readiness left stale: the next read
@@ -49,9 +39,9 @@ rt::Task<std::pair<rt::net::TcpStream, rt_test::RawSocket>> stream_read_dry() {
 }  // namespace
 
 TEST_CASE("a read that would block clears the stale readiness and waits with its waker stored" * POINTS(2)) {
-  WouldBlockHook hook(rt::detail::after_would_block, &count_would_blocks);
   // `exact`: a current-thread runtime, where only this test turns the driver.
   auto body = [](rt::Runtime& runtime, bool exact) {
+    ch09::WouldBlockCounter would_blocks;
     ch09::SharedWaker waiting;
     bool pending = false;
     int calls = 0;
@@ -62,11 +52,9 @@ TEST_CASE("a read that would block clears the stale readiness and waits with its
       auto [stream, peer] = co_await stream_read_dry();
       rt::io::Read read = stream.read(std::span<char>(&second, 1));
       rt::Context cx(waiting.waker());
-      would_blocks = 0;
-      counting = true;
+      would_blocks.start();
       pending = !read.poll(cx);
-      counting = false;
-      calls = would_blocks.load();
+      calls = would_blocks.stop();
       if (!pending) co_return;
       rt_test::send_raw(peer.fd(), "b");
       rt::detail::Driver& driver = rt_test::current_driver();

@@ -9,14 +9,13 @@
 #include <string>
 #include <thread>
 
+#include "answer.hpp"
 #include "blocking.hpp"
 #include "graded.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
 
 namespace {
-
-rt::Task<int> answer() { co_return 42; }
 
 // Sets `flag` when it runs.
 rt::Task<> set(ch11::Flag& flag) {
@@ -170,7 +169,7 @@ TEST_CASE("block_in_place runs the function with no budget and gives the task it
 TEST_CASE("inside block_in_place the function may block_on the runtime" * POINTS(1)) {
   rt::Runtime runtime = ch11::multi_thread(2);
   int value = run_spawned(runtime, []() -> rt::Task<int> {
-    co_return rt::block_in_place([] { return rt::Handle::current().block_on(answer()); });
+    co_return rt::block_in_place([] { return rt::Handle::current().block_on(rt_test::answer()); });
   }());
   CHECK(value == 42);
 }

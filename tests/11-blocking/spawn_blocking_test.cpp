@@ -9,15 +9,10 @@
 #include <thread>
 #include <utility>
 
+#include "answer.hpp"
 #include "blocking.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
-
-namespace {
-
-rt::Task<int> answer() { co_return 42; }
-
-}  // namespace
 
 TEST_CASE("spawn_blocking returns the function's value computed on a thread of the pool" * POINTS(2)) {
   ch11::on_each_flavour([](rt::Runtime& runtime) {
@@ -74,7 +69,7 @@ TEST_CASE("a blocking job that waits for a task completes: the task runs while t
 TEST_CASE("inside a blocking job the runtime is current: rt::spawn reaches it" * POINTS(1)) {
   ch11::on_each_flavour([](rt::Runtime& runtime) {
     int value = runtime.block_on([]() -> rt::Task<int> {
-      rt::JoinHandle<int> spawned = co_await rt::spawn_blocking([] { return rt::spawn(answer()); });
+      rt::JoinHandle<int> spawned = co_await rt::spawn_blocking([] { return rt::spawn(rt_test::answer()); });
       co_return co_await spawned;
     }());
     CHECK(value == 42);

@@ -9,6 +9,7 @@
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
+#include "scoped_hook.hpp"
 
 namespace {
 
@@ -16,11 +17,6 @@ rt::Task<> wait_then_count(rt::CancellationToken token, std::atomic<int>& woken)
   co_await token.cancelled();
   ++woken;
 }
-
-struct HookGuard {
-  explicit HookGuard(void (*hook)()) { rt::detail::after_notified_made.store(hook); }
-  ~HookGuard() { rt::detail::after_notified_made.store(nullptr); }
-};
 
 rt::CancellationToken* token_to_cancel = nullptr;
 
@@ -89,7 +85,7 @@ TEST_CASE("a child token is cancelled with its parent and cancelling a child lea
 TEST_CASE("a cancel between a waiter's Notified and its look at the flag still ends the wait" * POINTS(3)) {
   rt::CancellationToken token;
   token_to_cancel = &token;
-  HookGuard hook([] {
+  rt_test::ScopedHook<void (*)()> hook(rt::detail::after_notified_made, [] {
     if (token_to_cancel) std::exchange(token_to_cancel, nullptr)->cancel();  // once
   });
   CountingWaker waker;

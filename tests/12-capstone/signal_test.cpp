@@ -14,6 +14,7 @@
 #include "graded.hpp"
 #include "rt/rt.hpp"
 #include "rt/signal/registry.hpp"
+#include "scoped_hook.hpp"
 
 namespace {
 
@@ -29,11 +30,6 @@ rt::Task<int> next_of(int signo, bool raise_it) {
   if (raise_it) send_to_self(signo);
   co_return co_await signal;
 }
-
-struct HookGuard {
-  explicit HookGuard(void (*hook)()) { rt::detail::after_signal_notified_made.store(hook); }
-  ~HookGuard() { rt::detail::after_signal_notified_made.store(nullptr); }
-};
 
 }  // namespace
 
@@ -103,7 +99,7 @@ TEST_CASE("a delivery between a listener's Notified and its look at the generati
     rt::signal::Signal signal = rt::signal::signal(SIGUSR2);
     static bool armed;
     armed = true;
-    HookGuard hook([] {
+    rt_test::ScopedHook<void (*)()> hook(rt::detail::after_signal_notified_made, [] {
       if (!std::exchange(armed, false)) return;
       send_to_self(SIGUSR2);
       rt::detail::SignalRegistry::instance().process();
