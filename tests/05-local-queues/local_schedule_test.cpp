@@ -1,6 +1,7 @@
 // Chapter 05: a task spawned or woken on a worker goes to that worker's
-// own ring; a full ring overflows to the global queue; across a million
-// spawns on four workers no task is lost or run twice.
+// own ring; a full ring overflows to the global queue, and what it moved
+// there wakes a sleeping worker; across a million spawns on four workers no
+// task is lost or run twice.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "graded.hpp"
+#include "parking.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -82,6 +84,30 @@ TEST_CASE("a ring that overflows sends half of it and the new task to the global
   for (std::size_t i = 257; i < 300; ++i) expected.push_back(i);
   for (std::size_t i = 128; i < 257; ++i) expected.push_back(i);
   CHECK(order == expected);
+}
+
+TEST_CASE("the tasks an overflow moves to the global queue wake a sleeping worker" * POINTS(1)) {
+  rt::Builder builder = rt::Builder::new_multi_thread();
+  builder.worker_threads(2);
+#ifdef RT_HAS_LIFO_SLOT
+  builder.disable_lifo_slot();
+#endif
+  rt::Runtime runtime = builder.build();
+  std::uint64_t unparks = 0;
+  runtime.block_on([&]() -> rt::Task<> {
+    co_await rt::spawn([&]() -> rt::Task<> {
+      const rt::RuntimeMetrics metrics = rt::Handle::current().metrics();
+      // The other worker sleeps: only a notify brings it to the global
+      // queue. (The notifier counts the unpark it sends, in its thread.)
+      rt_test::wait_until_idle(metrics, 1);
+      auto sent = [&metrics] { return metrics.worker_unpark_count(0) + metrics.worker_unpark_count(1); };
+      std::uint64_t before = sent();
+      for (std::size_t i = 0; i <= 256; ++i) (void)rt::spawn([]() -> rt::Task<> { co_return; });  // the 257th overflows
+      unparks = sent() - before;
+      co_return;
+    });
+  }());
+  CHECK_MESSAGE(unparks >= 1, "an overflow moved tasks to the global queue and woke no sleeping worker to run them");
 }
 
 TEST_CASE("a million tasks spawned on four workers each run exactly once" * POINTS(2)) {

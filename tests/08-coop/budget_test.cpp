@@ -156,3 +156,23 @@ TEST_CASE("unconstrained runs a task without a budget" * POINTS(1)) {
   CHECK(budget_inside);
   CHECK(seen.load() == total);
 }
+
+TEST_CASE("unconstrained neither spends nor refuses the budget even when entered with none left" * POINTS(2)) {
+  rt::Runtime runtime = current_thread();
+  std::vector<bool> seen;
+  runtime.block_on([&]() -> rt::Task<> {
+    co_await rt::spawn([&]() -> rt::Task<> {
+      co_await rt_test::consume(127);  // one unit left
+      co_await rt::coop::unconstrained(rt_test::consume(1000));
+      seen.push_back(rt::coop::has_budget_remaining());  // that one unit, still
+      co_await rt_test::consume(1);
+      seen.push_back(rt::coop::has_budget_remaining());  // none, and no yield since
+      co_await rt::coop::unconstrained(rt_test::consume(10));  // entered with none left
+      seen.push_back(rt::coop::has_budget_remaining());  // none still: it did not yield
+    });
+  }());
+  REQUIRE(seen.size() == 3);
+  CHECK_MESSAGE(seen[0], "1000 units spent inside unconstrained(...) came out of the task's budget");
+  CHECK_MESSAGE(!seen[1], "after unconstrained(...) the task's budget was not the one it had before");
+  CHECK_MESSAGE(!seen[2], "unconstrained(...) entered with no budget left refused an operation: the task yielded");
+}

@@ -3,6 +3,7 @@
 // woke them; a unit spent on an operation that ends up pending comes back.
 #include <atomic>
 #include <cstddef>
+#include <vector>
 
 #include "consume.hpp"
 #include "flavours.hpp"
@@ -123,4 +124,26 @@ TEST_CASE("a unit spent on an operation that ends up pending is given back" * PO
     co_await waiting;
   }());
   CHECK(left.load() == 28);
+}
+
+TEST_CASE("a refused operation leaves the budget spent so the task in the slot waits behind the ring" * POINTS(2)) {
+  rt::Runtime runtime = one_worker();
+  std::vector<char> order;  // one worker: these tasks run on one thread, one at a time
+  runtime.block_on([&]() -> rt::Task<> {
+    co_await rt::spawn([&]() -> rt::Task<> {
+      auto in_ring = rt::spawn([&]() -> rt::Task<> {  // into the slot, then pushed out to the ring
+        order.push_back('r');
+        co_return;
+      });
+      auto in_slot = rt::spawn([&]() -> rt::Task<> {
+        order.push_back('s');
+        co_return;
+      });
+      co_await rt_test::consume(129);  // the 129th is refused: this task yields
+      co_await in_ring;
+      co_await in_slot;
+    });
+  }());
+  CHECK_MESSAGE((order == std::vector<char>{'r', 's'}),
+                "after a refusal the task in the slot ran at once: the refusal gave the poll a budget again");
 }

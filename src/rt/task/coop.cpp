@@ -18,7 +18,11 @@ bool unconstrained_here() {
 //@ listing poll_proceed
 std::optional<RestoreOnPending> poll_proceed(Context& cx) {
   //@ exercise coop proceed
+  //@ mutant coop proceed_unconstrained_spends: spends units inside unconstrained(...) as anywhere else
   if (!budget || unconstrained_here()) return RestoreOnPending(std::nullopt);  // no budget applies
+  //@ instead
+  if (!budget) return RestoreOnPending(std::nullopt);
+  //@ end
   //@ mutant coop proceed_one_early: yields after 127 operations, not 128
   if (*budget == 0) {
   //@ instead
@@ -33,6 +37,14 @@ std::optional<RestoreOnPending> poll_proceed(Context& cx) {
 //@ chapters capstone..
     rt::detail::count_forced_yield();  // a statistic
 //@ end
+    //@ mutant coop proceed_refills: refills the budget as it refuses, so the slot's task runs at once
+    //@ instead
+    *budget = initial_budget;
+    //@ end
+    //@ mutant coop proceed_clears: drops the budget as it refuses, so the rest of the poll runs unconstrained
+    //@ instead
+    budget.reset();
+    //@ end
     return std::nullopt;
   }
   std::optional<std::uint8_t> before = budget;

@@ -178,7 +178,11 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
 //@ chapters local-queues
   // Only this worker runs what is in its ring; what went to the global
   // queue, any worker can.
+  //@ mutant local-queues overflow_wakes_nobody: wakes no sleeping worker for the tasks an overflow moved to the global queue
   if (where != Pushed::local) notify_parked();
+  //@ instead
+  (void)where;
+  //@ end
 //@ end
 //@ chapters stealing
   // Wherever it went, an idle worker can now take it, from the global
@@ -217,7 +221,12 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
     others_can_take_it = false;
     //@ end
   }
+  //@ mutant lifo-slot lifo_slot_notifies: wakes an idle worker even when only the slot changed
   if (others_can_take_it) notify_parked();
+  //@ instead
+  (void)others_can_take_it;
+  notify_parked();
+  //@ end
   //@ starter
   // TODO: queue `task`, woken or spawned on worker `index`'s own thread:
   //  - into the LIFO slot (worker.lifo_slot), to run right after the task
@@ -503,7 +512,12 @@ Header* MultiThread::steal_work(std::size_t index) {
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;
     if (Header* task = workers_[victim].run_queue.steal_into(worker.run_queue, stolen)) {
+      //@ mutant stealing steal_counts_operations: counts a steal as one stolen task, whatever it took
       worker.steals.add(stolen);  // statistics
+      //@ instead
+      worker.steals.add(1);
+      (void)stolen;
+      //@ end
       worker.steal_operations.add();
       return task;
     }
