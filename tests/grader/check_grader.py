@@ -272,11 +272,24 @@ def check_bad_command_lines(grader, fixture, workdir):
     json_path = os.path.join(workdir, "never.json")
     locked = os.path.join(workdir, "locked")
     os.makedirs(locked, exist_ok=True)
+    fifo = os.path.join(workdir, "planted.fifo")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    victim = os.path.join(workdir, "victim.txt")
+    with open(victim, "w") as f:
+        f.write("untouched\n")
+    link = os.path.join(workdir, "planted.json")
+    if not os.path.lexists(link):
+        os.symlink(victim, link)
     cases = {
         "--timeout nan": ["--timeout", "nan"],
         "--timeout inf": ["--timeout", "inf"],
         "--timeout 1e10": ["--timeout", "1e10"],
         "--timeout -1": ["--timeout", "-1"],
+        "--timeout 1e-300": ["--timeout", "1e-300"],
+        "--json naming a FIFO": ["--json", fifo],
+        "--json naming a symbolic link": ["--json", link],
+        "--workdir below a missing folder": ["--workdir", os.path.join(workdir, "no", "such", "place")],
         "--repeat 0": ["--repeat", "0"],
         "--repeat 1e9": ["--repeat", "1000000000"],
         "--json in a missing folder": ["--gradescope", os.path.join(workdir, "no", "such.json")],
@@ -292,6 +305,9 @@ def check_bad_command_lines(grader, fixture, workdir):
               and result.stdout.strip() == "" and not os.path.exists(json_path),
               f"{what} is refused at once with exit 2 and no result file",
               f"exit {result.returncode}; stdout {result.stdout[:200]!r}; stderr {result.stderr[:300]!r}")
+    with open(victim) as f:
+        check(f.read() == "untouched\n", "the file behind a planted --json link is left alone")
+    check(not os.path.exists(os.path.join(workdir, "no")), "a refused --workdir creates no folder")
     if os.geteuid() != 0:  # root may write anywhere
         os.chmod(locked, 0o500)
         result = run_grader(grader, *fixture_args(fixture), "--json",

@@ -90,6 +90,12 @@ def main():
     with tempfile.TemporaryDirectory(prefix="check-gradescope-") as scratch:
         os.chmod(scratch, 0o755)
         bundle = os.path.join(scratch, "autograder.zip")
+        for wrong in ("99", "0", "3-1"):
+            refused = subprocess.run([os.path.join(source_root, "scripts", "gradescope"), wrong,
+                                      "-o", bundle], capture_output=True, text=True)
+            check(refused.returncode == 2 and not os.path.exists(bundle),
+                  f"scripts/gradescope {wrong} (no such chapter) is refused and writes no bundle",
+                  refused.stderr)
         made = subprocess.run([os.path.join(source_root, "scripts", "gradescope"), "1",
                                "--hidden", os.path.join(source_root, "tests", "grader",
                                                         "hidden-example"),

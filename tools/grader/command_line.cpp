@@ -17,6 +17,7 @@ namespace grader {
 namespace {
 
 // Longer than any honest test needs, short enough that a typo is caught.
+constexpr double min_timeout_seconds = 0.1;
 constexpr double max_timeout_seconds = 3600;
 constexpr int max_repeat = 1000;
 
@@ -92,9 +93,11 @@ void describe(CLI::App& app, Options& o, Switches& s) {
 }
 
 void check_numbers(const Options& o) {
-  if (o.timeout && !(std::isfinite(*o.timeout) && *o.timeout > 0 &&
+  // Below a tenth of a second no test could start; above an hour the
+  // grader would look hung.
+  if (o.timeout && !(std::isfinite(*o.timeout) && *o.timeout >= min_timeout_seconds &&
                      *o.timeout <= max_timeout_seconds))
-    throw UsageError("--timeout must be a number of seconds in (0, 3600]");
+    throw UsageError("--timeout must be a number of seconds from 0.1 to 3600");
   if (o.repeat < 1 || o.repeat > max_repeat)
     throw UsageError("--repeat must be a whole number from 1 to 1000");
 }
@@ -108,6 +111,10 @@ void check_writable(const std::string& option, const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(p, error))
     throw UsageError(option + " " + path + ": is a directory");
+  std::filesystem::file_status status = std::filesystem::symlink_status(p, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw UsageError(option + " " + path + ": not a regular file (a link, a device, a FIFO): "
+                     "the grader replaces only regular files");
   if (!std::filesystem::is_directory(dir, error))
     throw UsageError(option + " " + path + ": the folder " + dir.string() + " does not exist");
   if (access(dir.c_str(), W_OK | X_OK) != 0)
@@ -120,6 +127,28 @@ void check_folder(const std::string& option, const std::string& path) {
   std::error_code error;
   if (!path.empty() && !std::filesystem::is_directory(path, error))
     throw UsageError(option + " " + path + ": no such folder");
+}
+
+// The grader makes its copy inside --workdir, and makes no folder above it:
+// a mistyped path fails here instead of growing a tree of folders, as root.
+void check_workdir(const std::string& path) {
+  if (path.empty()) return;
+  std::filesystem::path p(path);
+  std::filesystem::path parent = p.has_parent_path() ? p.parent_path() : ".";
+  std::error_code error;
+  if (!std::filesystem::is_directory(p, error) && !std::filesystem::is_directory(parent, error))
+    throw UsageError("--workdir " + path + ": neither it nor the folder " + parent.string() +
+                     " exists (the grader creates at most the last folder)");
+}
+
+// A submission is the student's code: as root the grader runs its tests in
+// the sandbox; without root it cannot, and says so rather than run them as
+// the instructor without a word.
+void check_sandbox_for_submission(const Options& o, bool no_sandbox_asked) {
+  if (o.submission.empty() || o.sandbox || no_sandbox_asked) return;
+  throw UsageError("--submission runs the student's code, and without root the grader cannot "
+                   "sandbox it: run the grader as root (sudo), or give --no-sandbox to run the "
+                   "tests as yourself");
 }
 
 void check_combinations(const Options& o) {
@@ -173,6 +202,8 @@ Options parse_command_line(int argc, char** argv) {
   if (grades_kept(options)) check_writable("--grades", options.grades_file);
   check_folder("--submission", options.submission);
   check_folder("--hidden", options.hidden);
+  check_workdir(options.workdir);
+  check_sandbox_for_submission(options, switches.no_sandbox);
   return options;
 }
 

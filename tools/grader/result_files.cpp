@@ -5,6 +5,7 @@
 #include "result_files.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -183,10 +184,20 @@ std::string gradescope_json(const GradingRun& run) {
   return dump(document);
 }
 
+// Result files may go to a folder others can write to (a shared /tmp): the
+// temporary file is created there exclusively (mkstemp: O_EXCL, a name
+// nobody can guess), never through a symbolic link, and only a regular file
+// (or nothing) at `path` is replaced, so that a planted FIFO cannot hang
+// the grader nor a planted link make it overwrite another file.
 void replace_file(const std::string& path, const std::string& text) {
-  std::string temporary = fmt::format("{}.tmp{}", path, getpid());
-  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot write " + temporary);
+  struct stat target {};
+  if (lstat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode))
+    throw std::system_error(EEXIST, std::generic_category(),
+                            "will not replace " + path + ": it is not a regular file");
+  std::string temporary = path + ".XXXXXX";
+  int fd = mkostemp(temporary.data(), O_CLOEXEC);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot write a file beside " + path);
+  fchmod(fd, 0644);
   std::size_t written = 0;
   while (written < text.size()) {
     ssize_t n = write(fd, text.data() + written, text.size() - written);
@@ -195,6 +206,8 @@ void replace_file(const std::string& path, const std::string& text) {
     written += static_cast<std::size_t>(n);
   }
   bool closed = close(fd) == 0;
+  // rename replaces a link itself, never its target; the lstat above
+  // refused anything but a regular file.
   if (written != text.size() || !closed || std::rename(temporary.c_str(), path.c_str()) != 0) {
     int error = errno;
     std::remove(temporary.c_str());
