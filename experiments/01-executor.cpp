@@ -5,11 +5,12 @@
 //
 // Figures are per operation, from one run; compare them between chapters
 // by running each chapter's build of this program on the same machine.
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <fmt/core.h>
+#include <optional>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -70,14 +71,14 @@ rt::Task<double> wait_behind(std::chrono::milliseconds spin_for, bool yield_ever
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 01: the cost of a spawn and of a poll, and the price of never yielding"};
+  experiments::CommandLine cli{"Chapter 01: the cost of a spawn and of a poll, and the price of never yielding"};
   int tasks = 200'000;
   int yields = 1'000'000;
   int spin_ms = 100;
-  app.add_option("--tasks", tasks, "empty tasks to spawn")->check(CLI::PositiveNumber);
-  app.add_option("--yields", yields, "yield_now calls in one task")->check(CLI::PositiveNumber);
-  app.add_option("--spin-ms", spin_ms, "how long the busy task runs")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--tasks", tasks, "empty tasks to spawn");
+  cli.positive("--yields", yields, "yield_now calls in one task");
+  cli.positive("--spin-ms", spin_ms, "how long the busy task runs");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   rt::Runtime runtime;
   double spawn_ns = 0, run_ns = 0;

@@ -7,14 +7,15 @@
 //
 // Run both on the same machine and compare the columns. Figures are from
 // one run, per operation; nothing here is asserted.
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fmt/core.h>
 #include <new>
+#include <optional>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 // g++ 12 inlines these hooks and then mistakes their malloc/free pairs for
@@ -122,12 +123,12 @@ double clone_and_drop(const rt::Waker& waker, int count) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 02: allocations and time per spawn, and the cost of a wake-up"};
+  experiments::CommandLine cli{"Chapter 02: allocations and time per spawn, and the cost of a wake-up"};
   int tasks = 200'000;
   int wakes = 1'000'000;
-  app.add_option("--tasks", tasks, "empty tasks to spawn")->check(CLI::PositiveNumber);
-  app.add_option("--wakes", wakes, "wake-ups of one task")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--tasks", tasks, "empty tasks to spawn");
+  cli.positive("--wakes", wakes, "wake-ups of one task");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   // What calling a coroutine allocates when it is never spawned: from
   // chapter 02 on, this includes the room for a task cell.

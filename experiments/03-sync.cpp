@@ -13,7 +13,6 @@
 // blocking anything, C runs, A unlocks, and the lock is handed to B.
 // A heartbeat task on the second thread records its worst gap between
 // polls: the stall every other task on that thread would see.
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <fmt/core.h>
@@ -23,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -188,13 +188,12 @@ void print_stall(const char* name, const Stall& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 03: channel round trips, and a std::mutex held across co_await"};
+  experiments::CommandLine cli{"Chapter 03: channel round trips, and a std::mutex held across co_await"};
   int rounds = 200'000;
   int budget_ms = 200;
-  app.add_option("--rounds", rounds, "ping-pong round trips")->check(CLI::PositiveNumber);
-  app.add_option("--budget-ms", budget_ms, "how long B's blocking try_lock_for may wait")
-      ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--rounds", rounds, "ping-pong round trips");
+  cli.positive("--budget-ms", budget_ms, "how long B's blocking try_lock_for may wait");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
 #ifdef EXPERIMENT_RUNTIME
   fmt::print("runtime: {}\n\n", EXPERIMENT_RUNTIME);

@@ -18,7 +18,6 @@
 // queue: the last column counts how often a thread found it taken and had
 // to wait (RuntimeMetrics::global_queue_lock_waits). Compare ratios measured
 // in one run, never absolute times from different runs.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -30,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 #include "workloads.hpp"
 
@@ -98,12 +98,12 @@ Measure measure(const Flavour& flavour, int rounds, const std::function<void(rt:
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 04: worker counts, and the cost of one global queue"};
+  experiments::CommandLine cli{"Chapter 04: worker counts, and the cost of one global queue"};
   int rounds = 5;
   int tasks = 10000;
-  app.add_option("--rounds", rounds, "measured rounds per cell (median reported)")->check(CLI::PositiveNumber);
-  app.add_option("--tasks", tasks, "tasks for the two spawn workloads")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--rounds", rounds, "measured rounds per cell (median reported)");
+  cli.positive("--tasks", tasks, "tasks for the two spawn workloads");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   e1();
 

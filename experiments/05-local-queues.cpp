@@ -15,16 +15,17 @@
 // mutex, and (chapter 05 on) how many tasks went to a worker's own ring and
 // how often a ring overflowed. Compare ratios measured in one run, never
 // absolute times from different runs.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <fmt/core.h>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 #include "workloads.hpp"
 
@@ -90,12 +91,12 @@ Counts measure(std::size_t workers, int rounds, const std::function<void(rt::Run
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 05: a ring per worker against one global queue"};
+  experiments::CommandLine cli{"Chapter 05: a ring per worker against one global queue"};
   int rounds = 5;
   int tasks = 10000;
-  app.add_option("--rounds", rounds, "measured rounds per cell (median reported)")->check(CLI::PositiveNumber);
-  app.add_option("--tasks", tasks, "tasks for the two spawn workloads")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--rounds", rounds, "measured rounds per cell (median reported)");
+  cli.positive("--tasks", tasks, "tasks for the two spawn workloads");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   struct Workload {
     std::string name;

@@ -9,7 +9,6 @@
 // overflow, through the global queue). With 4 workers on 14 cores Tokio
 // spreads them 8/8/8/8; on a machine with fewer cores than workers, the
 // operating system decides which workers get to run, and the spread shows it.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,9 +16,11 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -80,16 +81,16 @@ Run run_once(std::size_t workers, int children, std::chrono::milliseconds spin) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 06, E3: 32 CPU-bound children spread over 4 workers by stealing"};
+  experiments::CommandLine cli{"Chapter 06, E3: 32 CPU-bound children spread over 4 workers by stealing"};
   int runs = 5;
   std::size_t workers = 4;
   int children = 32;
   int spin_ms = 5;
-  app.add_option("--runs", runs, "runs to show")->check(CLI::PositiveNumber);
-  app.add_option("--workers", workers, "worker threads")->check(CLI::PositiveNumber);
-  app.add_option("--children", children, "children spawned by the one task")->check(CLI::PositiveNumber);
-  app.add_option("--spin-ms", spin_ms, "how long each child spins")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--runs", runs, "runs to show");
+  cli.positive("--workers", workers, "worker threads");
+  cli.positive("--children", children, "children spawned by the one task");
+  cli.positive("--spin-ms", spin_ms, "how long each child spins");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   fmt::print("runtime: {}; {} workers on {} hardware threads; {} children of {} ms each\n",
              EXPERIMENT_RUNTIME, workers, std::thread::hardware_concurrency(), children, spin_ms);

@@ -9,7 +9,6 @@
 // and the pair bounces between threads. Tokio, 4 workers, 200,000 round
 // trips: 25 ms with the slot, 40 ms without. Compare ratios measured in
 // one run, never absolute times from different runs.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -18,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -96,12 +96,12 @@ Cells measure(std::size_t workers, int rounds, long round_trips) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 07, E4: ping-pong with the LIFO slot on and off"};
+  experiments::CommandLine cli{"Chapter 07, E4: ping-pong with the LIFO slot on and off"};
   int rounds = 5;
   long round_trips = 200000;
-  app.add_option("--rounds", rounds, "measured rounds per cell (median reported)")->check(CLI::PositiveNumber);
-  app.add_option("--round-trips", round_trips, "messages each way")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--rounds", rounds, "measured rounds per cell (median reported)");
+  cli.positive("--round-trips", round_trips, "messages each way");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   fmt::print("runtime: {}; {} round trips; median of {} rounds (rounds interleaved: on, off)\n\n",
              EXPERIMENT_RUNTIME, round_trips, rounds);

@@ -8,14 +8,15 @@
 // N = 10,000: a plain ready value 10,000 (no budget involved), a channel
 // receive 128, consume_budget 128, yield_now 0. Counts, not times: they
 // are the same on every machine.
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstddef>
 #include <fmt/core.h>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -47,10 +48,10 @@ rt::Task<int> ready_value() { co_return 1; }
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 08, E5: how far a task gets on ready operations before another runs"};
+  experiments::CommandLine cli{"Chapter 08, E5: how far a task gets on ready operations before another runs"};
   std::size_t operations = 10000;
-  app.add_option("--operations", operations, "ready operations task A awaits")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--operations", operations, "ready operations task A awaits");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   struct Kind {
     std::string name;

@@ -23,7 +23,6 @@
 // measured in one run, never absolute times from different runs. If no
 // round trip completes for 10 s (a lost wake-up, on your own runtime with
 // --mine), it says so and stops instead of hanging.
-#include <CLI/CLI.hpp>
 #include <dirent.h>
 #include <unistd.h>
 
@@ -42,6 +41,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
@@ -49,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -379,17 +380,16 @@ void echo_under_load(const Load& load, std::size_t workers, int rounds) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 09: the I/O driver's descriptors (E6), a socket without it (E2), an echo server"};
+  experiments::CommandLine cli{"Chapter 09: the I/O driver's descriptors (E6), a socket without it (E2), an echo server"};
   Load load{16, 1000, 64};
   std::size_t workers = 2;
   int rounds = 3;
-  app.add_option("--connections", load.connections, "echo: client connections, each its own task")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--round-trips", load.round_trips, "echo: round trips per connection")->check(CLI::PositiveNumber);
-  app.add_option("--bytes", load.bytes, "echo: bytes per message")->check(CLI::Range(1, 4096));
-  app.add_option("--workers", workers, "workers of the multi-thread runtimes")->check(CLI::PositiveNumber);
-  app.add_option("--rounds", rounds, "echo: rounds per flavour (the median is shown)")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--connections", load.connections, "echo: client connections, each its own task");
+  cli.positive("--round-trips", load.round_trips, "echo: round trips per connection");
+  cli.in_range("--bytes", load.bytes, "echo: bytes per message", std::size_t{1}, std::size_t{4096});
+  cli.positive("--workers", workers, "workers of the multi-thread runtimes");
+  cli.positive("--rounds", rounds, "echo: rounds per flavour (the median is shown)");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   fmt::print("runtime: {}\n\n", EXPERIMENT_RUNTIME);
   e6(workers);

@@ -23,7 +23,6 @@
 //
 // E2: a sleep on a runtime built without enable_time, and outside any
 // runtime: the messages, beside Tokio's.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -40,11 +39,13 @@
 #include <unistd.h>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 #include "rt/time/entry.hpp"
 #include "rt/time/wheel.hpp"
 
 #if __has_include(<valgrind/callgrind.h>)
+#include <optional>
 #include <valgrind/callgrind.h>
 #define EXPERIMENT_HAS_CALLGRIND 1
 #else
@@ -478,22 +479,21 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 10: what a sleep lasts (E7), the wheel against a heap (E9), no timers (E2)"};
+  experiments::CommandLine cli{"Chapter 10: what a sleep lasts (E7), the wheel against a heap (E9), no timers (E2)"};
   std::string only = "all";
   std::size_t sleeps = 100;
   std::string timers = "1000,10000,100000";
   std::uint64_t span = 600000;  // 10 minutes
   std::size_t operations = 1000000;
   std::string callgrind_out = fmt::format("callgrind.out.{}", ::getpid());
-  app.add_option("--only", only, "one experiment: e7, e9 or e2")->check(CLI::IsMember({"all", "e7", "e9", "e2"}));
-  app.add_option("--sleeps", sleeps, "E7: sleeps per row")->check(CLI::PositiveNumber);
-  app.add_option("--timers", timers, "E9: the numbers of timers, comma-separated");
-  app.add_option("--span-ms", span, "E9: deadlines are uniform in 1..span ms")->check(CLI::PositiveNumber);
-  app.add_option("--operations", operations, "E9: about how many operations each figure is the median over")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--callgrind-out", callgrind_out,
+  cli.text("--only", only, "one experiment: e7, e9 or e2", {"all", "e7", "e9", "e2"});
+  cli.positive("--sleeps", sleeps, "E7: sleeps per row");
+  cli.text("--timers", timers, "E9: the numbers of timers, comma-separated");
+  cli.positive("--span-ms", span, "E9: deadlines are uniform in 1..span ms");
+  cli.positive("--operations", operations, "E9: about how many operations each figure is the median over");
+  cli.text("--callgrind-out", callgrind_out,
                  "E9 under callgrind: the file valgrind's --callgrind-out-file names (default callgrind.out.PID)");
-  CLI11_PARSE(app, argc, argv);
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
 
   std::vector<std::size_t> sizes;
   try {

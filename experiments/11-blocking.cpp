@@ -25,7 +25,6 @@
 // current-thread runtime, one inline job gives a 302 ms gap, spawn_blocking
 // 13 ms, and block_in_place panics with "can call blocking only when
 // running on the multi-threaded runtime".
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -39,6 +38,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -226,19 +226,17 @@ void on_current_thread(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 11: a blocking call inline, through spawn_blocking and through block_in_place (E8)"};
+  experiments::CommandLine cli{"Chapter 11: a blocking call inline, through spawn_blocking and through block_in_place (E8)"};
   std::string only = "all";
   Options options;
   int job_ms = 300;
   int beat_ms = 10;
-  app.add_option("--only", only, "one runtime: multi (multi-thread) or current (current-thread)")
-      ->check(CLI::IsMember({"all", "multi", "current"}));
-  app.add_option("--job-ms", job_ms, "how long each job's synchronous call blocks, in ms")->check(CLI::PositiveNumber);
-  app.add_option("--jobs", options.jobs, "jobs per case (the current-thread inline case runs one)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--beat-ms", beat_ms, "the heartbeat's sleep, in ms")->check(CLI::PositiveNumber);
-  app.add_option("--workers", options.workers, "workers of the multi-thread runtime")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.text("--only", only, "one runtime: multi (multi-thread) or current (current-thread)", {"all", "multi", "current"});
+  cli.positive("--job-ms", job_ms, "how long each job's synchronous call blocks, in ms");
+  cli.positive("--jobs", options.jobs, "jobs per case (the current-thread inline case runs one)");
+  cli.positive("--beat-ms", beat_ms, "the heartbeat's sleep, in ms");
+  cli.positive("--workers", options.workers, "workers of the multi-thread runtime");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
   options.job = milliseconds(job_ms);
   options.beat = milliseconds(beat_ms);
 

@@ -15,16 +15,17 @@
 // `heavy_us` before answering. Clients run on a runtime of their own, so
 // the server's workers do only the server's work. Times are wall-clock:
 // compare the rows of one run, never runs of different days.
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <fmt/core.h>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -139,17 +140,16 @@ void report(const char* what, const Result& r, std::size_t requests) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Chapter 12, E10 and E11: workers against cores, and the steal share under load"};
+  experiments::CommandLine cli{"Chapter 12, E10 and E11: workers against cores, and the steal share under load"};
   Load load;
   std::size_t cores = std::thread::hardware_concurrency() ? std::thread::hardware_concurrency() : 1;
   std::size_t workers = cores;
   std::size_t heavy_us = 500;
-  app.add_option("--clients", load.clients, "connections")->check(CLI::PositiveNumber);
-  app.add_option("--requests", load.requests, "requests per connection")->check(CLI::PositiveNumber);
-  app.add_option("--workers", workers, "the server's workers for E11 (default: the cores)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--heavy-us", heavy_us, "how long a heavy request spins (500)")->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  cli.positive("--clients", load.clients, "connections");
+  cli.positive("--requests", load.requests, "requests per connection");
+  cli.positive("--workers", workers, "the server's workers for E11 (default: the cores)");
+  cli.positive("--heavy-us", heavy_us, "how long a heavy request spins (500)");
+  if (std::optional<int> done = cli.parse(argc, argv)) return *done;
   load.heavy = std::chrono::microseconds(heavy_us);
   std::size_t requests = load.clients * load.requests;
 
