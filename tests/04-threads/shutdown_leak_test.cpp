@@ -1,42 +1,13 @@
 // Chapter 04: shutdown frees the tasks still queued in the global queue.
-// A leak fails here without AddressSanitizer: this file replaces the global
-// operator new and delete with versions that count, for the whole test
-// binary, and the test reads the count around a runtime's life.
-#include <atomic>
-#include <cstdlib>
+// A leak fails here without AddressSanitizer: live_allocations.hpp counts
+// the blocks allocated, and the test reads the count around a runtime's
+// life.
 #include <latch>
-#include <new>
 #include <thread>
 
 #include "graded.hpp"
+#include "live_allocations.hpp"
 #include "rt/rt.hpp"
-
-// g++ 12 inlines these hooks and then mistakes their malloc/free pairs for
-// a mismatch with the new-expressions that call them.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-
-namespace {
-
-std::atomic<long> allocations{0};
-std::atomic<long> frees{0};
-
-long live() { return allocations.load() - frees.load(); }
-
-}  // namespace
-
-void* operator new(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* block = std::malloc(size ? size : 1)) return block;
-  throw std::bad_alloc();
-}
-void operator delete(void* block) noexcept {
-  if (!block) return;
-  frees.fetch_add(1, std::memory_order_relaxed);
-  std::free(block);
-}
-void operator delete(void* block, std::size_t) noexcept { operator delete(block); }
 
 namespace {
 
@@ -67,9 +38,9 @@ void shut_down_with_tasks_queued(int count) {
 TEST_CASE("shutdown frees the tasks still queued in the global queue" * POINTS(2)) {
   constexpr int kTasks = 20;
   shut_down_with_tasks_queued(kTasks);  // a first run makes what stays allocated once made
-  long before = live();
+  long before = rt_test::live_allocations();
   shut_down_with_tasks_queued(kTasks);
-  long leaked = live() - before;
+  long leaked = rt_test::live_allocations() - before;
   CHECK_MESSAGE(leaked == 0, "the runtime shut down and left tasks that were queued in the global queue alive: "
                              "nobody gave up the references their queue held");
 }
