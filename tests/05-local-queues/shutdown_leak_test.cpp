@@ -45,10 +45,7 @@ void shut_down_with_tasks_in_the_ring(int count) {
 
 TEST_CASE("shutdown frees the tasks still queued in the workers' rings" * POINTS(1)) {
   constexpr int kTasks = 20;
-  shut_down_with_tasks_in_the_ring(kTasks);  // a first run makes what stays allocated once made
-  long before = rt_test::live_allocations();
-  shut_down_with_tasks_in_the_ring(kTasks);
-  long leaked = rt_test::live_allocations() - before;
+  long leaked = rt_test::leaked_by([] { shut_down_with_tasks_in_the_ring(kTasks); });
   CHECK_MESSAGE(leaked == 0, "the runtime shut down and left the tasks queued in a worker's ring alive: "
                              "nobody gave up the references the ring held");
 }
