@@ -64,10 +64,12 @@ int GradingSession::finish() {
   bool full = full_marks(run_.results);
   if (run_.results.empty()) print_progress("no tests were graded (check --filter)");
   print_block(integrity_summary(run_));
-  std::string note = zeroed_by_strict(run_) ? " (--strict: the integrity report is not empty)" : "";
+  std::string note = !run_.scan_error.empty() ? " (not scored: the integrity scan could not complete)"
+                     : zeroed_by_strict(run_) ? " (--strict: the integrity report is not empty)"
+                                              : "";
   print_final_score(final_score(run_), note);
   if (write_failed_) return 2;
-  return full && !zeroed_by_strict(run_) ? 0 : 1;
+  return full && !zeroed_by_strict(run_) && run_.scan_error.empty() ? 0 : 1;
 }
 
 void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& binary) {
@@ -131,9 +133,15 @@ void GradingSession::report_not_compiling(const std::string& chapter, const Test
 // grading the solutions or a --binary).
 void GradingSession::scan(const ChapterPlan& chapter) {
   if (chapter.student_files.empty()) return;
-  std::vector<Finding> found = scan_sources(chapter.student_files);
-  std::vector<Finding> in_objects = scan_objects({chapter.objects_dir}, test_object_dirs_);
-  found.insert(found.end(), in_objects.begin(), in_objects.end());
+  std::vector<Finding> found;
+  try {
+    found = scan_sources(chapter.student_files);
+    std::vector<Finding> in_objects = scan_objects({chapter.objects_dir}, test_object_dirs_);
+    found.insert(found.end(), in_objects.begin(), in_objects.end());
+  } catch (const std::exception& e) {
+    // Fail closed: what could not be scanned is not scored.
+    if (run_.scan_error.empty()) run_.scan_error = e.what();
+  }
   test_object_dirs_.clear();
   for (Finding& f : found) {
     // Shown relative to the course (or its copy) and the build directory.

@@ -6,6 +6,7 @@
 // leaves a trace in the sources or the objects, and the grader lists it.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,19 @@ struct Finding {
   std::string what;
 };
 
-// Scans the student's source files (comments are not scanned).
+// The scan could not complete (a file it cannot read, nm failing): the
+// submission must not be scored, since what was not scanned may cheat.
+struct ScanError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Scans the student's source files on their tokens (source_tokens.hpp):
+// comments and literals are never read as code. Findings are reported at
+// `file:line` with the path as given (a symbolic link under its own name).
+// Throws ScanError.
 std::vector<Finding> scan_sources(const std::vector<std::string>& files);
+// One file's text, reported as `where:line`.
+std::vector<Finding> scan_source_text(const std::string& text, const std::string& where);
 
 // Scans compiled objects under `dirs` (with nm): functions of libc, of the
 // sanitizers or of doctest defined where only the student's code is built.

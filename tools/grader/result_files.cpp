@@ -81,7 +81,8 @@ json integrity_json(const GradingRun& run) {
           {"other_changed_files_count", run.other_changes.size()},
           {"missing_files", run.missing_files},
           {"strict", run.strict},
-          {"zeroed", zeroed_by_strict(run)}};
+          {"scan_error", run.scan_error},
+          {"zeroed", zeroed_by_strict(run) || !run.scan_error.empty()}};
 }
 
 std::string gradescope_name(const TestResult& r) {
@@ -100,7 +101,7 @@ std::string gradescope_output(const TestResult& r) {
 }
 
 json gradescope_test(const GradingRun& run, const TestResult& r) {
-  bool zero = zeroed_by_strict(run);
+  bool zero = zeroed_by_strict(run) || !run.scan_error.empty();
   return {{"name", gradescope_name(r)},
           {"score", r.counted && !zero ? r.points_earned : 0},
           {"max_score", r.counted ? r.points_possible : 0},
@@ -118,12 +119,15 @@ bool zeroed_by_strict(const GradingRun& run) {
 
 Score final_score(const GradingRun& run, const std::string& chapter) {
   Score score = counted_score(run.results, chapter);
-  if (zeroed_by_strict(run)) score.earned = 0;
+  if (zeroed_by_strict(run) || !run.scan_error.empty()) score.earned = 0;
   return score;
 }
 
 std::string integrity_summary(const GradingRun& run) {
   std::string text;
+  if (!run.scan_error.empty())
+    text += "Integrity scan incomplete, so the submission is not scored (0): " + run.scan_error +
+            "\n";
   if (!run.integrity.empty()) {
     text += "Integrity report: the submission does what only cheating needs:\n";
     for (const Finding& f : run.integrity) text += "  " + f.where + ": " + f.what + "\n";

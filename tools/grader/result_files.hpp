@@ -28,10 +28,13 @@ struct GradingRun {
   std::vector<ChangedFile> other_changes;
   std::vector<std::string> missing_files;
   bool strict = false;  // --strict: any integrity finding scores 0
+  // Why the integrity scan could not complete, if it could not: then the
+  // submission is not scored (0), with or without --strict.
+  std::string scan_error;
 };
 
 // The score that counts: the tests' points, or 0 under --strict with
-// integrity findings.
+// integrity findings, or 0 when the scan could not complete.
 Score final_score(const GradingRun& run, const std::string& chapter = {});
 bool zeroed_by_strict(const GradingRun& run);
 

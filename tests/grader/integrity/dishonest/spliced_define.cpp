@@ -1,0 +1,4 @@
+// expect: redefines the test macro or name 'TEST_CASE'
+#  \
+define TEST_\
+CASE(...) static void ignored()

@@ -1,0 +1,117 @@
+// The integrity scan of the sources: the reference solutions and honest
+// variations (integrity/honest/) give no finding, each dishonest sample
+// (integrity/dishonest/, its `// expect:` lines) gives the findings it
+// names, and neither a megabyte-long line nor an unreadable file crashes
+// or silently passes the scan.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+#include <string>
+#include <vector>
+
+#include "integrity.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path source_root = COURSE_SOURCE_ROOT;
+
+std::vector<std::string> sources_under(const fs::path& dir) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".cpp" || ext == ".hpp" || ext == ".h"))
+      files.push_back(entry.path().string());
+  }
+  return files;
+}
+
+std::string listed(const std::vector<grader::Finding>& found) {
+  std::string text;
+  for (const grader::Finding& f : found) text += f.where + ": " + f.what + "\n";
+  return text;
+}
+
+std::vector<std::string> expected_in(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> expected;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("// expect: ", 0) == 0) expected.push_back(line.substr(11));
+  return expected;
+}
+
+}  // namespace
+
+TEST_CASE("every reference solution and starter scans clean") {
+  std::vector<std::string> files = sources_under(source_root / "solutions");
+  std::vector<std::string> starters = sources_under(source_root / "chapters");
+  files.insert(files.end(), starters.begin(), starters.end());
+  REQUIRE(files.size() > 20);
+  std::vector<grader::Finding> found = grader::scan_sources(files);
+  INFO(listed(found));
+  CHECK(found.empty());
+}
+
+TEST_CASE("honest variations scan clean") {
+  std::vector<std::string> files = sources_under(source_root / "tests/grader/integrity/honest");
+  REQUIRE(files.size() >= 4);
+  std::vector<grader::Finding> found = grader::scan_sources(files);
+  INFO(listed(found));
+  CHECK(found.empty());
+}
+
+TEST_CASE("each dishonest sample is found") {
+  for (const std::string& file : sources_under(source_root / "tests/grader/integrity/dishonest")) {
+    std::vector<std::string> expected = expected_in(file);
+    REQUIRE(!expected.empty());
+    std::vector<grader::Finding> found = grader::scan_sources({file});
+    for (const std::string& what : expected) {
+      bool named = false;
+      for (const grader::Finding& f : found) named = named || f.what == what;
+      INFO(file, "\n", listed(found));
+      CHECK_MESSAGE(named, what);
+    }
+  }
+}
+
+TEST_CASE("findings carry the physical line, after splices") {
+  std::vector<grader::Finding> found =
+      grader::scan_source_text("int a;\nint b = \\\n 1;\nint c = fork();\n", "x.cpp");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].where == "x.cpp:4");
+  CHECK(found[0].what == "calls fork()");
+}
+
+TEST_CASE("a megabyte-long line neither crashes the scan nor hides a call") {
+  std::string line = "int values[] = {";
+  while (line.size() < 1024 * 1024) line += "1, 2, 3, \"fork()\", '\"', ";
+  line += "0}; int after = fork();\n";
+  std::vector<grader::Finding> found = grader::scan_source_text(line, "long.cpp");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].what == "calls fork()");
+  CHECK(grader::scan_source_text(std::string(1024 * 1024, '('), "parens.cpp").empty());
+  CHECK(grader::scan_source_text("\"" + std::string(1024 * 1024, '\\'), "escapes.cpp").empty());
+}
+
+TEST_CASE("a file the scan cannot read stops it") {
+  CHECK_THROWS_AS(grader::scan_sources({"/nonexistent/rt.cpp"}), grader::ScanError);
+  fs::path dir = fs::temp_directory_path() / ("integrity-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  CHECK_THROWS_AS(grader::scan_sources({dir.string()}), grader::ScanError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a symbolic link is reported under its own name") {
+  fs::path dir = fs::temp_directory_path() / ("integrity-link-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  { std::ofstream(dir / "target.cpp") << "int f() { return fork(); }\n"; }
+  fs::create_symlink(dir / "target.cpp", dir / "link.cpp");
+  std::vector<grader::Finding> found = grader::scan_sources({(dir / "link.cpp").string()});
+  fs::remove_all(dir);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].where == (dir / "link.cpp").string() + ":1");
+}

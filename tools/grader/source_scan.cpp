@@ -1,0 +1,309 @@
+// The integrity scan of the student's sources; see integrity.hpp. Each rule
+// matches identifiers, directives or string contents on the token stream
+// of source_tokens.hpp, in one pass, so that it cannot backtrack or crash.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "integrity.hpp"
+#include "source_tokens.hpp"
+
+namespace grader {
+
+namespace {
+
+// Larger than any honest source file by far; the scan's memory is a few
+// times this.
+constexpr off_t size_limit = 64 * 1024 * 1024;
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool is_test_name(const std::string& name) {
+  for (const char* prefix :
+       {"CHECK", "REQUIRE", "TEST_CASE", "SUBCASE", "TEST_SUITE", "FAIL", "WARN", "DOCTEST_"})
+    if (starts_with(name, prefix)) return true;
+  // PR_SET_NAME: prctl naming a thread is allowed, so its name is fixed.
+  static const std::set<std::string> names = {"INFO", "CAPTURE", "MESSAGE", "POINTS", "main",
+                                              "PR_SET_NAME"};
+  return names.count(name) > 0;
+}
+
+// Functions only reaching for other processes needs. `no_arguments`: those
+// that take none, so that `name()` can be a call of libc's.
+struct Forbidden {
+  const char* name;
+  bool no_arguments;
+};
+constexpr std::array<Forbidden, 17> forbidden_calls = {{
+    {"fork", true}, {"vfork", true}, {"setsid", true}, {"getppid", true},
+    {"kill", false}, {"killpg", false}, {"tgkill", false}, {"tkill", false},
+    {"ptrace", false}, {"setpgid", false}, {"prctl", false}, {"system", false},
+    {"popen", false}, {"dup2", false}, {"dup3", false}, {"close_range", false},
+    {"posix_spawn", false},
+}};
+
+const Forbidden* forbidden(const std::string& name) {
+  for (const Forbidden& f : forbidden_calls)
+    if (name == f.name) return &f;
+  static const Forbidden family = {"", false};
+  // execv, execvp, execl..., posix_spawnp, process_vm_readv/writev
+  if (starts_with(name, "execv") || starts_with(name, "execl") ||
+      starts_with(name, "posix_spawn") || starts_with(name, "process_vm_"))
+    return &family;
+  return nullptr;
+}
+
+bool is_sanitizer_namespace(const std::string& s) {
+  return s == "__tsan" || s == "__asan" || s == "__lsan" || s == "__ubsan" || s == "__msan" ||
+         s == "__sanitizer";
+}
+
+bool is_sanitizer_hook(const std::string& s) {
+  for (const char* prefix : {"__tsan_", "__asan_", "__lsan_", "__ubsan_", "__msan_", "__sanitizer_"})
+    if (starts_with(s, prefix) && s.size() > std::strlen(prefix)) return true;
+  return false;
+}
+
+// Words after which `name(` declares or defines a function rather than
+// calling one: a type, or a specifier.
+bool is_expression_keyword(const std::string& s) {
+  static const std::set<std::string> words = {"return", "co_return", "co_await", "co_yield",
+                                              "throw",  "else",      "do",       "case",
+                                              "sizeof", "decltype",  "noexcept", "new",
+                                              "delete", "not",       "and",      "or"};
+  return words.count(s) > 0;
+}
+
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The run of word characters (and '::') starting at `at`.
+std::string word_at(const std::string& s, std::size_t at) {
+  std::size_t end = at;
+  while (end < s.size() && (word_char(s[end]) || s[end] == ':')) ++end;
+  return s.substr(at, end - at);
+}
+
+class SourceScan {
+ public:
+  SourceScan(const std::string& text, const std::string& where)
+      : tokens_(tokenize(text)), where_(where) {}
+
+  std::vector<Finding> run() {
+    for (std::size_t i = 0; i < tokens_.size(); ++i) {
+      const Token& token = tokens_[i];
+      if (token.kind == Token::punctuation && token.text == "#" && token.starts_line)
+        directive(i);
+      else if (token.kind == Token::identifier)
+        identifier(i);
+      else if (token.kind == Token::string)
+        i = strings(i);
+    }
+    return std::move(found_);
+  }
+
+ private:
+  const Token* at(std::size_t i) const { return i < tokens_.size() ? &tokens_[i] : nullptr; }
+  bool is(std::size_t i, Token::Kind kind, const char* text) const {
+    const Token* t = at(i);
+    return t && t->kind == kind && t->text == text;
+  }
+  bool punct(std::size_t i, const char* text) const { return is(i, Token::punctuation, text); }
+
+  void report(const Token& token, std::string what) {
+    Finding f{where_ + ":" + std::to_string(token.line), std::move(what)};
+    for (const Finding& g : found_)
+      if (g.where == f.where && g.what == f.what) return;
+    found_.push_back(std::move(f));
+  }
+
+  void directive(std::size_t hash) {
+    const Token* name = at(hash + 1);
+    if (!name || name->kind != Token::identifier) return;
+    if (name->text == "define" || name->text == "undef") {
+      const Token* macro = at(hash + 2);
+      if (macro && macro->kind == Token::identifier && is_test_name(macro->text))
+        report(*macro, "redefines the test macro or name '" + macro->text + "'");
+    } else if (name->text == "include" || name->text == "include_next" || name->text == "import") {
+      for (std::size_t i = hash + 2; i < tokens_.size() && !tokens_[i].starts_line; ++i)
+        if (tokens_[i].text.find("doctest") != std::string::npos) {
+          report(*name, "includes doctest");
+          break;
+        }
+    }
+  }
+
+  // What comes before `name`: member access and a user's qualification
+  // make it some other function than libc's.
+  bool someone_elses(std::size_t i) const {
+    if (i == 0) return false;
+    if (punct(i - 1, ".") || punct(i - 1, "->")) return true;
+    if (punct(i - 1, "::")) {
+      const Token* scope = at(i - 2);
+      return i >= 2 && scope->kind == Token::identifier && scope->text != "std";
+    }
+    return false;
+  }
+
+  void identifier(std::size_t i) {
+    const std::string& name = tokens_[i].text;
+    if (starts_with(name, "GRADER_")) report(tokens_[i], "names the grader's internals (" + name + ")");
+    if (is_sanitizer_hook(name)) {
+      report(tokens_[i], "touches a sanitizer's hook (" + name + ")");
+    } else if (is_sanitizer_namespace(name) && punct(i + 1, "::") && at(i + 2) &&
+               at(i + 2)->kind == Token::identifier) {
+      report(tokens_[i], "touches a sanitizer's hook (" + name + "::" + at(i + 2)->text + ")");
+    } else if (is_sanitizer_namespace(name) && i >= 1 && is(i - 1, Token::identifier, "namespace")) {
+      report(tokens_[i], "touches a sanitizer's hook (namespace " + name + ")");
+    }
+    if (name == "__libc_argv" || name == "__libc_argc" || name == "_dl_argv" ||
+        name == "__environ" || name == "environ" || starts_with(name, "program_invocation_")) {
+      if (!someone_elses(i))
+        report(tokens_[i], "reaches for the process's arguments or environment (" + name + ")");
+    }
+    if ((name == "constructor" || name == "__constructor__") && i >= 1) {
+      if (punct(i - 1, "::") && i >= 2 && is(i - 2, Token::identifier, "gnu"))
+        report(tokens_[i], "runs code before main() (gnu::constructor)");
+      else if (punct(i - 1, "(") && punct(i - 2, "(") && i >= 3 && at(i - 3)->kind == Token::identifier &&
+               starts_with(at(i - 3)->text, "__attribute"))
+        report(tokens_[i], "runs code before main() (__attribute__((constructor)");
+    }
+    if (name == "extern" && is(i + 1, Token::string, "C")) extern_c(i + 2);
+    if (const Forbidden* f = forbidden(name)) call(i, *f);
+  }
+
+  void call(std::size_t i, const Forbidden& f) {
+    const std::string& name = tokens_[i].text;
+    if (!punct(i + 1, "(") || someone_elses(i)) return;
+    // `void kill()`, `bool Task::kill(int)`: a declaration, not a call.
+    if (i >= 1 && at(i - 1)->kind == Token::identifier && !is_expression_keyword(at(i - 1)->text))
+      return;
+    // Empty parentheses cannot call a libc function that takes arguments.
+    if (!f.no_arguments && punct(i + 2, ")")) return;
+    // prctl(PR_SET_NAME, ...) names a thread; any other option is flagged.
+    if (name == "prctl" && is(i + 2, Token::identifier, "PR_SET_NAME")) return;
+    report(tokens_[i], "calls " + name + "()");
+  }
+
+  // extern "C" ... name( up to the declaration's end, or every
+  // declaration directly inside an extern "C" { } block.
+  void extern_c(std::size_t i) {
+    static const std::set<std::string> libc = {"write", "read",   "_exit", "exit",
+                                               "abort", "getenv", "close", "main"};
+    int depth = 0;
+    bool block = punct(i, "{");
+    for (; i < tokens_.size(); ++i) {
+      const Token& t = tokens_[i];
+      if (t.kind == Token::punctuation) {
+        if (t.text == "{") {
+          if (!block) return;
+          ++depth;
+        } else if (t.text == "}") {
+          if (--depth <= 0) return;
+        } else if (t.text == ";" && !block) {
+          return;
+        }
+      } else if (t.kind == Token::identifier && (!block || depth == 1) && libc.count(t.text) &&
+                 punct(i + 1, "(")) {
+        report(t, "declares libc's " + t.text + "() itself");
+      }
+    }
+  }
+
+  // Adjacent string literals are one string (phase 6): "/pr" "oc" is
+  // "/proc". Returns the last token of the run.
+  std::size_t strings(std::size_t first) {
+    std::size_t last = first;
+    std::string joined = tokens_[first].text;
+    while (last + 1 < tokens_.size() && tokens_[last + 1].kind == Token::string)
+      joined += tokens_[++last].text;
+    const Token& where = tokens_[first];
+    for (std::size_t at = joined.find("/proc"); at != std::string::npos;
+         at = joined.find("/proc", at + 1))
+      if (at + 5 >= joined.size() || !word_char(joined[at + 5])) report(where, "reads /proc");
+    for (std::size_t at = joined.find("cmdline"); at != std::string::npos;
+         at = joined.find("cmdline", at + 1))
+      if ((at == 0 || !word_char(joined[at - 1])) &&
+          (at + 7 >= joined.size() || !word_char(joined[at + 7])))
+        report(where, "reads /proc");
+    for (const char* name : {"GRADER_", "grader-sandbox", "grader-token"})
+      for (std::size_t at = joined.find(name); at != std::string::npos;
+           at = joined.find(name, at + 1))
+        report(where, "names the grader's internals (" +
+                          (name[0] == 'G' ? word_at(joined, at) : std::string(name)) + ")");
+    for (const char* name : {"__tsan", "__asan", "__lsan", "__ubsan", "__msan", "__sanitizer"})
+      for (std::size_t at = joined.find(name); at != std::string::npos;
+           at = joined.find(name, at + 1))
+        report(where, "touches a sanitizer's hook (" + word_at(joined, at) + ")");
+    for (const char* name : {".init_array", ".preinit_array"})
+      if (joined.find(name) != std::string::npos)
+        report(where, std::string("runs code before main() (") + name + ")");
+    return last;
+  }
+
+  std::vector<Token> tokens_;
+  std::string where_;
+  std::vector<Finding> found_;
+};
+
+// The whole file, or ScanError: never a silent skip. Opened without
+// blocking and checked to be a regular file, so that a FIFO cannot hang
+// the scan.
+std::string read_source(const std::string& file) {
+  auto fail = [&file](const std::string& why) {
+    return ScanError("cannot scan " + file + ": " + why);
+  };
+  int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) throw fail(std::strerror(errno));
+  struct stat info {};
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    close(fd);
+    throw fail("not a regular file");
+  }
+  if (info.st_size > size_limit) {
+    close(fd);
+    throw fail("larger than 64 MiB");
+  }
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int error = errno;
+      close(fd);
+      throw fail(std::strerror(error));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (static_cast<off_t>(text.size()) > size_limit) {
+      close(fd);
+      throw fail("larger than 64 MiB");
+    }
+  }
+  close(fd);
+  return text;
+}
+
+}  // namespace
+
+std::vector<Finding> scan_source_text(const std::string& text, const std::string& where) {
+  return SourceScan(text, where).run();
+}
+
+std::vector<Finding> scan_sources(const std::vector<std::string>& files) {
+  std::vector<Finding> found;
+  for (const std::string& file : files) {
+    std::vector<Finding> in_file = scan_source_text(read_source(file), file);
+    found.insert(found.end(), in_file.begin(), in_file.end());
+  }
+  return found;
+}
+
+}  // namespace grader
