@@ -1,9 +1,11 @@
 // Chapter 06: the searching workers: at most about half the workers
 // search at once, and the last searcher to find work, or to give up, says
 // so, so that somebody takes up the search or looks once more.
+#include <memory>
 #include <thread>
 
 #include "graded.hpp"
+#include "interrupter.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
 #include "rt/scheduler/multi_thread/idle.hpp"
@@ -61,4 +63,42 @@ TEST_CASE("a runtime whose workers all sleep runs a task spawned from outside an
     auto handle = runtime.handle().spawn([]() -> rt::Task<int> { co_return 42; }());
     CHECK(runtime.block_on([&]() -> rt::Task<int> { co_return co_await handle; }()) == 42);
   }
+}
+
+// The count of searchers changes on several workers at once: each change
+// must be one read-modify-write of the word. The Interrupter runs one
+// change in the middle of the other, on this thread, at every instruction.
+constexpr long searching_interruptions = 1000;
+
+TEST_CASE("two searchers leaving at once leave nobody counted and exactly one is told it was the last" * POINTS(1)) {
+  std::unique_ptr<Idle> idle;
+  bool theirs_last = false;
+  Interrupter interrupter([&] { theirs_last = idle->transition_worker_from_searching(); }, searching_interruptions);
+  long wrong = 0;
+  while (interrupter.more()) {
+    idle = std::make_unique<Idle>(4);
+    idle->transition_worker_to_searching();
+    idle->transition_worker_to_searching();
+    bool mine_last = false;
+    // (The Idle's first cache line, its count's, evicted: see Interrupter.)
+    interrupter.run([&] { mine_last = idle->transition_worker_from_searching(); }, idle.get());
+    if (idle->num_searching() != 0 || mine_last == theirs_last) ++wrong;
+  }
+  CHECK(interrupter.complete());
+  CHECK_MESSAGE(wrong == 0, "two searchers left at the same moment and the count of searchers lost one of the changes");
+}
+
+TEST_CASE("a worker starting to search while another stops leaves exactly one counted" * POINTS(1)) {
+  std::unique_ptr<Idle> idle;
+  Interrupter interrupter([&] { (void)idle->transition_worker_from_searching(); }, searching_interruptions);
+  long wrong = 0;
+  while (interrupter.more()) {
+    idle = std::make_unique<Idle>(4);
+    idle->transition_worker_to_searching();
+    bool joined = false;
+    interrupter.run([&] { joined = idle->transition_worker_to_searching(); }, idle.get());
+    if (!joined || idle->num_searching() != 1) ++wrong;
+  }
+  CHECK(interrupter.complete());
+  CHECK_MESSAGE(wrong == 0, "a worker joined the searchers while another left and the count lost one of the changes");
 }

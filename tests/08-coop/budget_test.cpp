@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "consume.hpp"
+#include "flavours.hpp"
 #include "graded.hpp"
 #include "race.hpp"
 #include "rt/rt.hpp"
@@ -175,4 +176,18 @@ TEST_CASE("unconstrained neither spends nor refuses the budget even when entered
   CHECK_MESSAGE(seen[0], "1000 units spent inside unconstrained(...) came out of the task's budget");
   CHECK_MESSAGE(!seen[1], "after unconstrained(...) the task's budget was not the one it had before");
   CHECK_MESSAGE(!seen[2], "unconstrained(...) entered with no budget left refused an operation: the task yielded");
+}
+
+TEST_CASE("block_on's own future spends a budget of 128 as a task does on either flavour" * POINTS(1)) {
+  auto body = [](rt::Runtime& runtime) {
+    std::vector<bool> seen;
+    runtime.block_on([&]() -> rt::Task<> {
+      seen.push_back(rt::coop::has_budget_remaining());
+      co_await rt_test::consume(128);
+      seen.push_back(rt::coop::has_budget_remaining());
+    }());
+    CHECK_MESSAGE(seen == (std::vector<bool>{true, false}),
+                  "block_on polled its own future without a budget: a root looping on a ready resource would never yield");
+  };
+  rt_test::on_each_runtime(body);
 }

@@ -3,6 +3,8 @@
 // woke them; a unit spent on an operation that ends up pending comes back.
 #include <atomic>
 #include <cstddef>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "consume.hpp"
@@ -146,4 +148,41 @@ TEST_CASE("a refused operation leaves the budget spent so the task in the slot w
   }());
   CHECK_MESSAGE((order == std::vector<char>{'r', 's'}),
                 "after a refusal the task in the slot ran at once: the refusal gave the poll a budget again");
+}
+
+TEST_CASE("a task that yielded runs within the maintenance interval on a worker that never runs dry" * POINTS(1)) {
+  // Two tasks hand one value back and forth for up to `rounds` round
+  // trips: one of them is always ready, so the one worker never runs dry.
+  // At round 10 a third task starts, yields once and notes the round.
+  constexpr long rounds = 20000;
+  rt::Runtime runtime = one_worker();
+  std::atomic<long> round{0};
+  std::atomic<long> yielder_done_at{-1};
+  runtime.block_on([&]() -> rt::Task<> {
+    auto [to_echo, echo_in] = rt::mpsc::channel<long>(1);
+    auto [echo_out, back] = rt::mpsc::channel<long>(1);
+    auto echo = rt::spawn([&, in = std::move(echo_in), out = std::move(echo_out)]() mutable -> rt::Task<> {
+      while (std::optional<long> value = co_await in.recv()) co_await out.send(*value);
+    });
+    auto driver = rt::spawn([&, out = std::move(to_echo), in = std::move(back)]() mutable -> rt::Task<> {
+      std::optional<rt::JoinHandle<void>> yielder;
+      for (; round.load() < rounds && yielder_done_at.load() < 0; round.fetch_add(1)) {
+        if (round.load() == 10) {
+          yielder = rt::spawn([&]() -> rt::Task<> {
+            co_await rt::yield_now();
+            yielder_done_at = round.load();
+          });
+        }
+        co_await out.send(round.load());
+        co_await in.recv();
+      }
+      { auto closing = std::move(out); }  // closes the echo's channel: it ends
+      if (yielder) co_await *yielder;
+    });
+    co_await driver;
+    co_await echo;
+  }());
+  // Maintenance runs every 61 ticks; each tick polls at most four tasks.
+  CHECK_MESSAGE(yielder_done_at.load() - 10 < 1000,
+                "a task that yielded waited until its worker had nothing else to run: maintenance never woke it");
 }

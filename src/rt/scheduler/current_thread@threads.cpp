@@ -181,7 +181,11 @@ void CurrentThread::block_on(Poller& root) {
 //@ end
 //@ chapters coop..
     // Each poll, of the root or of a task, with a fresh budget.
+    //@ mutant coop current_thread_root_unbudgeted: polls block_on's own future without a budget
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
+    //@ instead
+    if (thread.take_woken() && root.poll(cx)) return;
+    //@ end
     if (core) {
       if (Header* task = next_task()) {
 //@ end

@@ -23,7 +23,11 @@ bool Idle::transition_worker_to_searching() {
   if (2 * (state & searching_mask) >= num_workers_) return false;
   //@ instead
   //@ end
+  //@ mutant stealing to_searching_by_store: counts itself in by storing one more than it read, undoing a searcher that left meanwhile
   state_.fetch_add(1, std::memory_order_seq_cst);
+  //@ instead
+  state_.store(state + 1, std::memory_order_seq_cst);
+  //@ end
   return true;
   //@ starter
   // TODO: let this worker search if fewer than half the workers search:
@@ -38,7 +42,12 @@ bool Idle::transition_worker_to_searching() {
 bool Idle::transition_worker_from_searching() {
   //@ exercise stealing searching
   //@ mutant stealing from_searching_never_last: never reports the last searcher
+  //@ mutant stealing from_searching_load_then_store: reads the count, then stores one less: two searchers leaving at once both count from the same number
   std::uint32_t previous = state_.fetch_sub(1, std::memory_order_seq_cst);
+  //@ instead
+  std::uint32_t previous = state_.load(std::memory_order_seq_cst);
+  state_.store(previous - 1, std::memory_order_seq_cst);
+  //@ end
   return (previous & searching_mask) == 1;
   //@ instead
   state_.fetch_sub(1, std::memory_order_seq_cst);

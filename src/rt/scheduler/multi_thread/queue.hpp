@@ -127,7 +127,11 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
   for (;;) {
     // Acquire: pairs with the release of head_ by pop and by stealers, so
     // that the slots they moved past are truly free to overwrite.
+    //@ mutant stealing push_relaxed_head: reads the head relaxed, so it may overwrite a slot a stealer is still reading
     auto [steal, real] = unpack(head_.load(std::memory_order_acquire));
+    //@ instead
+    auto [steal, real] = unpack(head_.load(std::memory_order_relaxed));
+    //@ end
     // Relaxed: only this thread writes tail_.
     std::uint32_t tail = tail_.load(std::memory_order_relaxed);
     //@ mutant stealing push_counts_from_real_head: counts the room from the real head, not the steal head
@@ -309,7 +313,11 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
     //@ instead
     //@ end
     // Acquire: pairs with the owner's release of tail_: the slots are written.
+    //@ mutant stealing steal_relaxed_tail: reads the owner's tail relaxed, so it may copy a slot before the task is in it
     std::uint32_t available = tail_.load(std::memory_order_acquire) - real;
+    //@ instead
+    std::uint32_t available = tail_.load(std::memory_order_relaxed) - real;
+    //@ end
     //@ mutant stealing steal_everything: takes every task instead of half
     n = available - available / 2;  // half, rounded up
     //@ instead

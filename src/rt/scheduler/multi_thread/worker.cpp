@@ -481,7 +481,10 @@ bool MultiThread::maintenance(Worker& worker) {
 //@ end
 //@ chapters coop..
   // Tasks that yielded wait no longer than this, even on a busy worker.
+  //@ mutant coop maintenance_keeps_yielders: leaves the tasks that yielded waiting until the worker runs dry
   wake_deferred(worker);
+  //@ instead
+  //@ end
 //@ end
 //@ chapters local-queues..
   return !inject_.is_closed();
@@ -690,7 +693,10 @@ bool MultiThread::work_pending(std::size_t index) const {
 //@ end
 //@ chapters local-queues
   // Its own thread may have queued a task in its ring as it went to sleep.
+  //@ mutant local-queues last_look_skips_own_ring: looks only at the global queue before sleeping, not at its own ring
   if (!workers_[index].run_queue.is_empty()) return true;
+  //@ instead
+  //@ end
 //@ end
 //@ chapters threads
   (void)index;
@@ -709,7 +715,11 @@ void MultiThread::block_on(Poller& root) {
 //@ chapters ..lifo-slot
     if (thread.take_woken() && root.poll(cx)) return;
 //@ else
+    //@ mutant coop multi_thread_root_unbudgeted: polls block_on's own future without a budget
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
+    //@ instead
+    if (thread.take_woken() && root.poll(cx)) return;
+    //@ end
 //@ end
     thread.park();
   }
