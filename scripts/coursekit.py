@@ -1,10 +1,14 @@
-"""What the student's scripts (hint, status, experiment) share: the list of
-chapters, the hint ladders in book/hints/, and the stubs left in chapters/.
+"""What the course's scripts (hint, status, experiment, next, snapshot) share:
+the list of chapters, the hint ladders in book/hints/, the stubs left in
+chapters/, the record of what scripts/snapshot generated there, and the
+grader's record of every chapter's last grade.
 
 The chapter list is read from the one place it is written, meson.build; the
 exercises of a chapter are the sections of its hint file, book/hints/NN-slug.md
 (a course check keeps those in step with the exercises in src/).
 """
+import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -73,3 +77,46 @@ def stubs_left(slug, root=ROOT):
             if number == slug[:2]:
                 counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+# Where scripts/snapshot records, for every file it generated in chapters/,
+# the git object id of its content: what a starter was when shipped.
+SNAPSHOT_MANIFEST = ".snapshot-manifest"
+
+
+def blob_id(data):
+    """git's object id of a file's content, so that git can give it back."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def snapshot_manifest(chapters):
+    """{path under chapters/: blob id} as scripts/snapshot last recorded it
+    ({} when there is no record)."""
+    recorded = {}
+    path = chapters / SNAPSHOT_MANIFEST
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            blob, _, name = line.partition("  ")
+            recorded[name] = blob
+    return recorded
+
+
+def grade_record(path):
+    """build/grades.json, the grader's record of every chapter's last grade:
+    {chapter: (score, max, when, note)}."""
+    if not path.is_file():
+        return {}
+    try:
+        chapters = json.loads(path.read_text())["chapters"]
+        record = {}
+        for slug, grade in chapters.items():
+            notes = []
+            if grade.get("sanitizer", "none") != "none":
+                notes.append(f"{grade['sanitizer']} sanitizer")
+            if grade.get("repeat", 1) != 1:
+                notes.append(f"each test {grade['repeat']} times")
+            record[slug] = (grade["score"], grade["max_score"], grade.get("graded_at", ""),
+                            ", ".join(notes))
+        return record
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise UsageError(f"{path} is not the grader's record of grades ({error})")

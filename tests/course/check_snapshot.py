@@ -23,6 +23,7 @@ failures = []
 def make_course(root, sources, chapters=("01-one", "02-two"), tests=None):
     (root / "scripts").mkdir(parents=True)
     shutil.copy(SCRIPT, root / "scripts" / "snapshot")
+    shutil.copy(SCRIPT.parent / "coursekit.py", root / "scripts" / "coursekit.py")  # what it imports
     listed = "".join(f"  '{c}',\n" for c in chapters)
     (root / "meson.build").write_text(f"project('x', 'cpp')\ncourse_chapters = [\n{listed}]\n")
     for chapter in (chapters if tests is None else tests):
