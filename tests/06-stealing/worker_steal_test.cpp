@@ -46,8 +46,18 @@ TEST_CASE("an idle worker steals the tasks queued behind a busy one" * POINTS(2)
   rt::Runtime runtime = without_lifo_slot(2);
   for (int round = 0; round < 20; ++round) {
     std::atomic<int> ran{0};
+    std::latch both_running{2};     // the two tasks hold the two workers
+    std::latch children_queued{1};  // the parent's ring holds all eight
     runtime.block_on([&]() -> rt::Task<> {
-      co_await rt::spawn([&ran]() -> rt::Task<> {
+      // The holder keeps the other worker busy until the parent's ring is
+      // full, so that its first steal finds eight tasks, not one.
+      auto holder = rt::spawn([&]() -> rt::Task<> {
+        both_running.arrive_and_wait();
+        children_queued.wait();
+        co_return;
+      });
+      auto parent = rt::spawn([&]() -> rt::Task<> {
+        both_running.arrive_and_wait();
         // Spawned on this worker, into its ring; then this worker is held
         // until they have all run: only the other one can run them.
         std::vector<rt::JoinHandle<void>> children;
@@ -58,9 +68,12 @@ TEST_CASE("an idle worker steals the tasks queued behind a busy one" * POINTS(2)
             co_return;
           }));
         }
+        children_queued.count_down();
         wait_for(ran, 8);
         for (auto& child : children) co_await child;  // done with `ran` too
       });
+      co_await holder;
+      co_await parent;
     }());
     CHECK(ran.load() == 8);
   }

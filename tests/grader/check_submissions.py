@@ -78,16 +78,20 @@ static const bool g_forged = [] {
   _exit(0);
 }();
 """,
-    # A double fork and setsid: the grandchild outlives its test, then tries
-    # to rewrite the results and to leave a marker behind.
+    # A double fork and setsid: the grandchild waits until its test has
+    # exited (a test may run longer than any fixed sleep), then three seconds
+    # more, and tries to rewrite the results and to leave a marker behind.
     "escape-and-rewrite": """
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 #include <cstdio>
 static const bool g_escaped = [] {
+  pid_t test = getpid();
   if (fork() == 0) {
     setsid();
     if (fork() == 0) {
+      while (kill(test, 0) == 0) usleep(10 * 1000);
       sleep(3);
       int fd = open("RESULTS", O_WRONLY | O_TRUNC);
       if (fd >= 0) { (void)!::write(fd, "{}", 2); close(fd); }
