@@ -388,7 +388,10 @@ Header* MultiThread::next_task(std::size_t index) {
     // Now and then the global queue comes first: else a task waiting
     // there would wait for as long as this worker's tasks keep spawning
     // and waking each other.
+    //@ mutant local-queues next_task_never_tunes: never tunes the interval, which stays at 61 whatever the polls take
     tune_global_queue_interval(worker);
+    //@ instead
+    //@ end
     //@ mutant local-queues next_task_never_fair: never looks at the global queue first
     if (Header* task = inject_.pop()) return task;
     //@ instead
