@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <latch>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -83,6 +84,73 @@ TEST_CASE("an idle worker steals the tasks queued behind a busy one" * POINTS(2)
   // taken outnumber the steals.
   CHECK_MESSAGE(total_of(runtime, &rt::RuntimeMetrics::worker_steal_count) > steals,
                 "worker_steal_count counted the steals, not the tasks they took");
+}
+
+namespace {
+
+// The moment of the next test: the other worker asleep for good, past
+// every look it takes before sleeping.
+struct Asleep {
+  std::atomic<bool> poke_ran{false};
+  std::atomic<bool> armed{true};
+  std::optional<rt::RuntimeMetrics> metrics;
+  std::size_t worker = 0;           // the sleeper's index
+  std::uint64_t parks_when_listed = 0;
+  std::latch listed{1};
+};
+std::atomic<Asleep*> asleep{nullptr};
+
+// On the idle worker, as it lists itself asleep after running the poke:
+// the park count it has now, which goes up by one once it has taken its
+// last look and sleeps.
+void note_the_sleeper(std::size_t worker) {
+  Asleep* state = asleep.load();
+  if (!state || !state->poke_ran.load() || !state->armed.exchange(false)) return;
+  state->worker = worker;
+  state->parks_when_listed = state->metrics->worker_park_count(worker);
+  state->listed.count_down();
+}
+
+}  // namespace
+
+TEST_CASE("a task queued in a busy worker's ring wakes a sleeping worker to steal it" * POINTS(2)) {
+  rt::Runtime runtime = without_lifo_slot(2);
+  Asleep state;
+  state.metrics.emplace(runtime.metrics());
+  asleep = &state;
+  rt_test::ParkHook hook(&note_the_sleeper);
+  std::atomic<int> ran{0};
+  std::latch parent_running{1};
+  runtime.block_on([&]() -> rt::Task<> {
+    auto parent = rt::spawn([&]() -> rt::Task<> {
+      parent_running.count_down();
+      // The other worker runs the poke, lists itself asleep, looks once
+      // more, finds nothing and sleeps: only a wake-up brings it back.
+      state.listed.wait();
+      while (state.metrics->worker_park_count(state.worker) == state.parks_when_listed)
+        std::this_thread::yield();
+      std::vector<rt::JoinHandle<void>> children;
+      for (int i = 0; i < 8; ++i) {
+        children.push_back(rt::spawn([&ran]() -> rt::Task<> {  // into this worker's ring
+          ran.fetch_add(1);
+          ran.notify_all();
+          co_return;
+        }));
+      }
+      wait_for(ran, 8);  // this worker is held: the sleeper must wake and steal
+      for (auto& child : children) co_await child;
+    });
+    parent_running.wait();
+    // From this thread, through the global queue: it wakes the other
+    // worker, whatever it was doing, so that it goes to sleep afresh.
+    co_await rt::spawn([&]() -> rt::Task<> {
+      state.poke_ran = true;
+      co_return;
+    });
+    co_await parent;
+  }());
+  CHECK(ran.load() == 8);
+  asleep = nullptr;
 }
 
 namespace {

@@ -188,8 +188,12 @@ void MultiThread::schedule_local(std::size_t index, Header* task) {
   // Wherever it went, an idle worker can now take it, from the global
   // queue or by stealing. (Cheap when nobody sleeps or somebody searches:
   // worker_to_notify reads one atomic word.)
+  //@ mutant stealing ring_push_wakes_nobody: keeps chapter 05's rule, waking a sleeper only for an overflow, so a task in a busy worker's ring waits for it
   (void)where;
   notify_parked();
+  //@ instead
+  if (where != Pushed::local) notify_parked();
+  //@ end
 //@ end
 //@ chapters local-queues..stealing
 }
