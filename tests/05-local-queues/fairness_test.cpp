@@ -12,6 +12,7 @@
 
 #include "graded.hpp"
 #include "rt/rt.hpp"
+#include "wait_for.hpp"
 
 namespace {
 
@@ -46,12 +47,6 @@ std::size_t local_tasks_run_before_the_remote_one(rt::Builder builder, std::size
     for (auto& handle : co_await parent) co_await handle;
   }());
   return seen.load();
-}
-
-// Blocks this thread until `counter` reaches `value`: an atomic wait, not
-// a sleep (the grader's timeout bounds it).
-void wait_for(std::atomic<int>& counter, int value) {
-  for (int now = counter.load(); now < value; now = counter.load()) counter.wait(now);
 }
 
 // A poll that takes a millisecond: the work of a slow task, timed by the
@@ -102,7 +97,7 @@ TEST_CASE("a worker whose polls take a millisecond looks at the global queue eve
       }
       for (auto& handle : handles) co_await handle;
     });
-    wait_for(polls, 150);  // two maintenance ticks have passed
+    rt_test::wait_for(polls, 150);  // two maintenance ticks have passed
     int polls_when_queued = polls.load();
     // This thread is not a worker: these go to the global queue.
     std::vector<rt::JoinHandle<void>> remote;
@@ -114,7 +109,7 @@ TEST_CASE("a worker whose polls take a millisecond looks at the global queue eve
         co_return;
       }));
     }
-    wait_for(remote_ran, static_cast<int>(polls_when_run.size()));
+    rt_test::wait_for(remote_ran, static_cast<int>(polls_when_run.size()));
     stop = true;
     for (auto& handle : remote) co_await handle;
     co_await spinners;

@@ -12,6 +12,7 @@
 #include "graded.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
+#include "wait_for.hpp"
 
 namespace {
 
@@ -25,12 +26,6 @@ rt::Runtime without_lifo_slot(std::size_t workers) {
   builder.disable_lifo_slot();
 #endif
   return builder.build();
-}
-
-// Blocks this thread until `counter` reaches `value`: an atomic wait, not
-// a sleep (the grader's timeout bounds it).
-void wait_for(std::atomic<int>& counter, int value) {
-  for (int now = counter.load(); now < value; now = counter.load()) counter.wait(now);
 }
 
 // Summed over the workers: `metric` is worker_steal_operations (steals
@@ -71,7 +66,7 @@ TEST_CASE("an idle worker steals the tasks queued behind a busy one" * POINTS(2)
           }));
         }
         children_queued.count_down();
-        wait_for(ran, 8);
+        rt_test::wait_for(ran, 8);
         for (auto& child : children) co_await child;  // done with `ran` too
         co_await holder;
       });
@@ -137,7 +132,7 @@ TEST_CASE("a task queued in a busy worker's ring wakes a sleeping worker to stea
           co_return;
         }));
       }
-      wait_for(ran, 8);  // this worker is held: the sleeper must wake and steal
+      rt_test::wait_for(ran, 8);  // this worker is held: the sleeper must wake and steal
       for (auto& child : children) co_await child;
     });
     parent_running.wait();
@@ -199,7 +194,7 @@ TEST_CASE("the last searcher to park finds a task queued while it searched" * PO
         co_return;
       });
       state.child_queued.count_down();
-      wait_for(ran, 1);  // this worker stays busy: only the other can run it
+      rt_test::wait_for(ran, 1);  // this worker stays busy: only the other can run it
       co_await child;
     });
   }());
