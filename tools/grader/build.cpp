@@ -124,18 +124,35 @@ class NinjaSteps {
 
 }  // namespace
 
-BuildResult build_target(const std::string& build_dir, const std::string& target,
-                         const BuildProgress& progress) {
+namespace {
+
+BuildResult run_ninja(const std::string& build_dir, const std::vector<std::string>& arguments,
+                      const std::string& what, const BuildProgress& progress) {
   ChildRequest ninja;
-  ninja.argv = {"ninja", "-C", build_dir, target};
+  ninja.argv = {"ninja", "-C", build_dir};
+  ninja.argv.insert(ninja.argv.end(), arguments.begin(), arguments.end());
   ninja.head_limit = 256 * 1024;
   if (progress) ninja.on_output = NinjaSteps(progress);
   ChildOutcome outcome = run_child(ninja);
   if (outcome.exit_code == 0) return {true, {}};
   if (is_build_setup_failure(outcome.output))
-    throw UsageError("ninja cannot build " + target + " in " + build_dir + ":\n" +
+    throw UsageError("ninja cannot build " + what + " in " + build_dir + ":\n" +
                      ending(outcome.output));
   return {false, first_error_lines(outcome.output)};
+}
+
+}  // namespace
+
+BuildResult build_target(const std::string& build_dir, const std::string& target,
+                         const BuildProgress& progress) {
+  return run_ninja(build_dir, {target}, target, progress);
+}
+
+BuildResult build_targets(const std::string& build_dir, const std::vector<std::string>& targets,
+                          const BuildProgress& progress) {
+  std::vector<std::string> arguments = {"-k", "0"};
+  arguments.insert(arguments.end(), targets.begin(), targets.end());
+  return run_ninja(build_dir, arguments, "the test binaries", progress);
 }
 
 }  // namespace grader

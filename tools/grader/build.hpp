@@ -1,10 +1,12 @@
 // Building what is graded: a sanitizer build directory when one is asked
-// for, and each test binary with its own ninja call, so that one chapter
-// that does not compile cannot hide the others.
+// for, every test binary of a run in one ninja call first (so that both
+// cores compile), then each with its own call, so that one chapter that
+// does not compile cannot hide the others and its errors are its own.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "sanitizer.hpp"
 
@@ -27,5 +29,10 @@ using BuildProgress = std::function<void(int step, int steps)>;
 // Throws UsageError when the build directory itself is broken.
 BuildResult build_target(const std::string& build_dir, const std::string& target,
                          const BuildProgress& progress = {});
+
+// All of `targets` in one ninja call that goes on past a failed compile
+// (-k 0): what fails is built, and reported, again by build_target.
+BuildResult build_targets(const std::string& build_dir, const std::vector<std::string>& targets,
+                          const BuildProgress& progress = {});
 
 }  // namespace grader

@@ -50,6 +50,25 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
   }
 }
 
+void GradingSession::build_all(const GradingPlan& plan) {
+  // --first-failure stops at the first failing test: the binaries after it
+  // need not be built at all.
+  if (options_.first_failure) return;
+  std::vector<std::string> targets;
+  for (const ChapterPlan& chapter : plan.chapters)
+    for (const TestBinary& binary : chapter.binaries)
+      if (!binary.target.empty() &&
+          std::find(targets.begin(), targets.end(), binary.target) == targets.end())
+        targets.push_back(binary.target);
+  if (targets.size() < 2) return;
+  print_progress(fmt::format("building {} test binaries", targets.size()));
+  // What fails here is built again, alone, by grade_binary, which reports
+  // its errors under its own chapter.
+  build_targets(build_dir_, targets, [&](int step, int steps) {
+    show_status(fmt::format("building, step {}/{}, then {}", step, steps, tests_left()));
+  });
+}
+
 void GradingSession::grade(const ChapterPlan& chapter) {
   for (const TestBinary& binary : chapter.binaries)
     if (!stopped_) grade_binary(chapter, binary);

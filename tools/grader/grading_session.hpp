@@ -21,6 +21,10 @@ class GradingSession {
   // Throws UsageError when a result file cannot be written.
   GradingSession(const Options& options, const GradingPlan& plan);
 
+  // Builds every test binary of the plan in one ninja call, before the
+  // first is graded: one call keeps both cores busy across binaries.
+  void build_all(const GradingPlan& plan);
+
   void grade(const ChapterPlan& chapter);
 
   // Prints the final score, completes the files; returns the exit status.

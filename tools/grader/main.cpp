@@ -55,6 +55,7 @@ int grade(grader::Options options) {
   grader::GradingPlan plan = options.binaries.empty() ? grader::plan_from_manifest(options)
                                                       : grader::plan_from_binaries(options);
   grader::GradingSession session(options, plan);
+  session.build_all(plan);
   for (const grader::ChapterPlan& chapter : plan.chapters) session.grade(chapter);
   return session.finish();
 }
