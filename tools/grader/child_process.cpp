@@ -223,7 +223,9 @@ class Watch {
         result_fd_(result_fd),
         kill_descendants_(request.kill_descendants),
         on_output_(request.on_output),
-        on_timeout_(request.on_timeout) {
+        on_timeout_(request.on_timeout),
+        marker_(request.marker),
+        marker_grace_(std::chrono::duration_cast<Clock::duration>(request.marker_grace)) {
     if (request.timeout)
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(*request.timeout);
   }
@@ -276,12 +278,27 @@ class Watch {
     if (fds[0].revents)
       read_available(output_fd_, [this](const char* d, std::size_t n) {
         capture_.append(d, n);
+        watch_for_marker(d, n);
         if (on_output_) on_output_(d, n);
       });
     if (fds[1].revents)
       read_available(result_fd_, [this](const char* d, std::size_t n) {
         if (result_.size() < result_limit) result_.append(d, n);
       });
+  }
+
+  // The marker may arrive split across reads: the end of the last read is
+  // kept, just too short to hold it whole.
+  void watch_for_marker(const char* data, std::size_t size) {
+    if (marker_.empty() || marker_seen_) return;
+    recent_.append(data, size);
+    if (recent_.find(marker_) != std::string::npos) {
+      marker_seen_ = true;
+      Clock::time_point sooner = Clock::now() + marker_grace_;
+      if (!deadline_ || sooner < *deadline_) deadline_ = sooner;
+      return;
+    }
+    if (recent_.size() >= marker_.size()) recent_.erase(0, recent_.size() - marker_.size() + 1);
   }
 
   // A child stopped at its deadline ran until then: what came after (the
@@ -321,6 +338,10 @@ class Watch {
   std::function<void(const char*, std::size_t)> on_output_;
   std::function<std::string(pid_t, double)> on_timeout_;
   std::string timeout_report_;
+  std::string marker_;
+  Clock::duration marker_grace_;
+  bool marker_seen_ = false;
+  std::string recent_;
 };
 
 

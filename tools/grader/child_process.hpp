@@ -20,6 +20,10 @@ struct ChildRequest {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> environment;  // added to ours
   std::optional<std::chrono::duration<double>> timeout;
+  // When `marker` appears in the output, the deadline comes at most
+  // `marker_grace` later: what the marker announces has decided the run.
+  std::string marker;
+  std::chrono::duration<double> marker_grace{0};
   std::size_t head_limit = 64 * 1024;
   std::size_t tail_limit = 16 * 1024;
   // When set, descriptor 3 of the child is a pipe that carries the test's

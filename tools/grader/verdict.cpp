@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -80,8 +81,10 @@ constexpr const char unknown_hang[] =
 Verdict timeout_verdict(const ChildOutcome& o, double budget_seconds) {
   std::string report = o.timeout_report.empty() ? std::string(unknown_hang) + "\n"
                                                 : o.timeout_report;
+  // A run stopped soon after an rt::Todo ran for less than its budget.
+  double ran = std::min(o.seconds, budget_seconds);
   return {Status::timeout,
-          with_tail(fmt::format("still running after {:.1f} s, stopped.\n{}", budget_seconds,
+          with_tail(fmt::format("still running after {:.1f} s, stopped.\n{}", ran,
                                 report.substr(0, report.size() - 1)),
                     o.output)};
 }
