@@ -248,6 +248,19 @@ def check_killed_run(grader, fixture, workdir):
           repr(fixture_processes(fixture)))
 
 
+def check_todo_grace(grader, fixture, workdir):
+    # A test that keeps a Todo and then waits is stopped soon after the Todo
+    # (the grader's grace is 5 s), not at the end of a 60 s limit.
+    json_path = os.path.join(workdir, "todo-grace.json")
+    run_grader(grader, *fixture_args(fixture), "--filter", "keeps a Todo and waits",
+               "--timeout", "60", "--json", json_path)
+    tests = finished_tests(json_path)
+    check(len(tests) == 1 and tests[0]["status"] == "not started"
+          and tests[0]["seconds"] < 30,
+          "a test that waits after a Todo is stopped soon after it, not at its time limit",
+          repr(tests))
+
+
 def check_repeat(grader, fixture, workdir):
     json_path = os.path.join(workdir, "repeat.json")
     result = run_grader(grader, *fixture_args(fixture), "--filter", "passes", "--repeat", "3",
@@ -405,6 +418,7 @@ def main():
         check_full_run(grader, fixture, workdir)
         check_killed_run(grader, fixture, workdir)
         check_repeat(grader, fixture, workdir)
+        check_todo_grace(grader, fixture, workdir)
         check_usage_error(grader, workdir)
         check_bad_command_lines(grader, fixture, workdir)
         check_escaping(grader, fixture, workdir)

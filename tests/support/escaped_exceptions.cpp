@@ -47,6 +47,8 @@ void note_first_todo(void* object, const std::type_info* type) {
   if (std::strcmp(type->name(), todo_type_name) != 0) return;
   if (g_todo_noted.exchange(true)) return;
   const std::exception* todo = as_std_exception(object, type);
+  // The grader stops the test soon after this note (todo_thrown_note in
+  // tools/grader/unfinished_exercise.hpp): keep the two in step.
   print_note(std::string("rt::Todo thrown (the first in this test): ") +
              (todo ? todo->what() : "(no message)"));
 }

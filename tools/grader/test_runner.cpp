@@ -7,6 +7,7 @@
 #include "hang_diagnosis.hpp"
 #include "protocol.hpp"
 #include "time_budget.hpp"
+#include "unfinished_exercise.hpp"
 #include "verdict.hpp"
 
 namespace grader {
@@ -39,11 +40,8 @@ SingleRun run_once(const std::string& binary, const DeclaredTest& test,
   request.run_as = area.identity();
   request.kill_descendants = true;
   request.timeout = std::chrono::duration<double>(budget);
-  // A stub that threw rt::Todo has decided the test (a finished exercise
-  // never throws one): a test left waiting for what the stub should have
-  // done is stopped soon after, not at the end of its whole budget.
-  request.marker = "grader-note: rt::Todo thrown";
-  request.marker_grace = std::chrono::seconds(5);
+  request.marker = todo_thrown_note;
+  request.marker_grace = std::chrono::seconds(todo_grace_seconds);
   if (diagnose) request.on_timeout = diagnose_hang;
   ChildOutcome outcome = run_child(request);
   area.remove_scratch(scratch);

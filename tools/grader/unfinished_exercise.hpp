@@ -14,6 +14,15 @@
 
 namespace grader {
 
+// What tests/support/escaped_exceptions.cpp prints when the first rt::Todo
+// of a test is thrown: from then on the test cannot pass on the stub's work.
+inline constexpr char todo_thrown_note[] = "grader-note: rt::Todo thrown";
+
+// How long a test may go on after that note: long enough for a test that
+// catches the Todo and finishes, short enough that a test left waiting for
+// what the stub should have done does not hold the grade for its whole limit.
+inline constexpr int todo_grace_seconds = 5;
+
 // "01 yield_now (rt/task/yield_now.hpp)", from the first Todo message in
 // `text`; empty when there is none.
 std::string todo_exercise(const std::string& text);
