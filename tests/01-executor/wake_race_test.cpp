@@ -99,10 +99,11 @@ constexpr long overlapped_wakes = 5000;
 
 // Only the current-thread runtime promises one poll: on a multi-thread one
 // a worker may poll the task between the two wakes, and then both count.
-// Its own time limit: chapter 01's 5,000 interruptions take 1 to 3 s where timer
-// signals are cheap, and up to 19 s on a virtual machine where each costs
-// the kernel some 15 us (measured on the course's 2-core machine), which
-// the default limit of 20 s would count as a hang of correct code. The
+// Its own time limit: chapter 01's 5,000 interruptions take 1 to 3 s
+// where timer signals are cheap, and up to 19 s on a virtual machine where
+// each costs the kernel some 15 us (measured on the course's 2-core
+// machine), which the default limit of 20 s would count as a hang of
+// correct code. The
 // rounds stay as they are: with one yield instead of three they are
 // quicker, but the wake's flag then stays in the cache, the window between
 // a load and a store shrinks to nothing, and a wake that reads then sets
