@@ -103,11 +103,10 @@ constexpr long overlapped_wakes = 5000;
 // where timer signals are cheap, and up to 19 s on a virtual machine where
 // each costs the kernel some 15 us (measured on the course's 2-core
 // machine), which the default limit of 20 s would count as a hang of
-// correct code. The
-// rounds stay as they are: with one yield instead of three they are
-// quicker, but the wake's flag then stays in the cache, the window between
-// a load and a store shrinks to nothing, and a wake that reads then sets
-// the flag survived ten runs.
+// correct code. The rounds stay as they are: with one yield instead of
+// three they are quicker, but the wake's flag then stays in the cache, the
+// window between a load and a store shrinks to nothing, and a wake that
+// reads then sets the flag survived ten runs.
 TEST_CASE("two overlapping wakes of an idle task queue it once" * POINTS(2) * doctest::timeout(60)) {
   rt_test::on_current_thread([](rt::Runtime& runtime) {
     long wrong = 0;  // rounds after which the task was polled other than once
