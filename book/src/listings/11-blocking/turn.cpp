@@ -5,7 +5,7 @@ std::size_t IoDriver::turn(int timeout_ms) {
   int count = ::epoll_wait(epoll_fd_, events_.data(), static_cast<int>(events_.size()), timeout_ms);
   if (count < 0) {
     if (errno == EINTR) return 0;  // a signal: the caller looks around and parks again
-    fail("epoll_wait");
+    throw_last_os_error("epoll_wait");
   }
   for (int i = 0; i < count; ++i) dispatch(events_[i]);
   return static_cast<std::size_t>(count);

@@ -10,12 +10,13 @@
 #include <system_error>
 
 #include "rt/runtime/driver.hpp"
+#include "rt/util/system_error.hpp"
 
 namespace rt::net {
 
-namespace {
+using detail::throw_last_os_error;
 
-[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::system_category(), what); }
+namespace {
 
 struct AcceptState {
   sockaddr_storage peer{};
@@ -36,7 +37,7 @@ TcpListener TcpListener::bind(const SocketAddr& address) {
   // nothing is created.
   rt::detail::current_io_driver();
   int fd = ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) fail("socket");
+  if (fd < 0) throw_last_os_error("socket");
   int yes = 1;
   // A restarted server can bind its port again at once (as Tokio's does).
   if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes) < 0 ||
@@ -86,7 +87,7 @@ std::pair<TcpStream, SocketAddr> TcpListener::Accept::await_resume() {
 SocketAddr TcpListener::local_addr() const {
   sockaddr_storage storage{};
   socklen_t length = sizeof storage;
-  if (::getsockname(io_->fd(), reinterpret_cast<sockaddr*>(&storage), &length) < 0) fail("getsockname");
+  if (::getsockname(io_->fd(), reinterpret_cast<sockaddr*>(&storage), &length) < 0) throw_last_os_error("getsockname");
   return SocketAddr::from_raw(reinterpret_cast<sockaddr*>(&storage), length);
 }
 

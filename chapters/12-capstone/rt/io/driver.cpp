@@ -8,21 +8,17 @@
 #include <cerrno>
 #include <system_error>
 
+#include "rt/util/system_error.hpp"
+
 namespace rt::detail {
-
-namespace {
-
-[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::system_category(), what); }
-
-}  // namespace
 
 IoDriver::IoDriver(std::size_t max_events_per_tick)
     : epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)), wake_fd_(-1), events_(max_events_per_tick) {
-  if (epoll_fd_ < 0) fail("epoll_create1");
+  if (epoll_fd_ < 0) throw_last_os_error("epoll_create1");
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_fd_ < 0) {
     ::close(epoll_fd_);
-    fail("eventfd");
+    throw_last_os_error("eventfd");
   }
   epoll_event event{};
   event.events = EPOLLIN | EPOLLET;
@@ -30,7 +26,7 @@ IoDriver::IoDriver(std::size_t max_events_per_tick)
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &event) < 0) {
     ::close(wake_fd_);
     ::close(epoll_fd_);
-    fail("epoll_ctl");
+    throw_last_os_error("epoll_ctl");
   }
 }
 
@@ -74,7 +70,7 @@ std::size_t IoDriver::turn(int timeout_ms) {
   int count = ::epoll_wait(epoll_fd_, events_.data(), static_cast<int>(events_.size()), timeout_ms);
   if (count < 0) {
     if (errno == EINTR) return 0;  // a signal: the caller looks around and parks again
-    fail("epoll_wait");
+    throw_last_os_error("epoll_wait");
   }
   for (int i = 0; i < count; ++i) dispatch(events_[i]);
   return static_cast<std::size_t>(count);

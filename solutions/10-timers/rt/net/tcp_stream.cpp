@@ -12,17 +12,18 @@
 #include <system_error>
 
 #include "rt/runtime/driver.hpp"
+#include "rt/util/system_error.hpp"
 
 namespace rt::net {
 
-namespace {
+using detail::throw_last_os_error;
 
-[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::system_category(), what); }
+namespace {
 
 SocketAddr name_of(int fd, int (*get)(int, sockaddr*, socklen_t*), const char* what) {
   sockaddr_storage storage{};
   socklen_t length = sizeof storage;
-  if (get(fd, reinterpret_cast<sockaddr*>(&storage), &length) < 0) fail(what);
+  if (get(fd, reinterpret_cast<sockaddr*>(&storage), &length) < 0) throw_last_os_error(what);
   return SocketAddr::from_raw(reinterpret_cast<sockaddr*>(&storage), length);
 }
 
@@ -31,7 +32,7 @@ SocketAddr name_of(int fd, int (*get)(int, sockaddr*, socklen_t*), const char* w
 Task<TcpStream> TcpStream::connect(SocketAddr address) {
   rt::detail::current_io_driver();  // throws without a runtime with I/O, before anything is made
   int fd = ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) fail("socket");
+  if (fd < 0) throw_last_os_error("socket");
   if (::connect(fd, address.raw(), address.length()) < 0 && errno != EINPROGRESS) {
     int error = errno;
     ::close(fd);
@@ -44,14 +45,14 @@ Task<TcpStream> TcpStream::connect(SocketAddr address) {
   co_await io::Readiness(*io, io::Direction::write);
   int error = 0;
   socklen_t length = sizeof error;
-  if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) < 0) fail("getsockopt");
+  if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) < 0) throw_last_os_error("getsockopt");
   if (error != 0) throw std::system_error(error, std::system_category(), "connect");
   co_return TcpStream(std::move(io));
 }
 
 TcpStream TcpStream::from_fd(int fd) {
   int flags = ::fcntl(fd, F_GETFL);
-  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) fail("fcntl");
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) throw_last_os_error("fcntl");
   return TcpStream(std::make_shared<rt::detail::Registration>(fd));
 }
 
@@ -80,18 +81,18 @@ std::optional<std::size_t> TcpStream::try_write(std::string_view data) {
 }
 
 void TcpStream::shutdown() {
-  if (::shutdown(io_->fd(), SHUT_WR) < 0 && errno != ENOTCONN) fail("shutdown");
+  if (::shutdown(io_->fd(), SHUT_WR) < 0 && errno != ENOTCONN) throw_last_os_error("shutdown");
 }
 
 void TcpStream::set_nodelay(bool nodelay) {
   int value = nodelay ? 1 : 0;
-  if (::setsockopt(io_->fd(), IPPROTO_TCP, TCP_NODELAY, &value, sizeof value) < 0) fail("setsockopt");
+  if (::setsockopt(io_->fd(), IPPROTO_TCP, TCP_NODELAY, &value, sizeof value) < 0) throw_last_os_error("setsockopt");
 }
 
 bool TcpStream::nodelay() const {
   int value = 0;
   socklen_t length = sizeof value;
-  if (::getsockopt(io_->fd(), IPPROTO_TCP, TCP_NODELAY, &value, &length) < 0) fail("getsockopt");
+  if (::getsockopt(io_->fd(), IPPROTO_TCP, TCP_NODELAY, &value, &length) < 0) throw_last_os_error("getsockopt");
   return value != 0;
 }
 

@@ -13,14 +13,9 @@
 #include <system_error>
 
 #include "rt/todo.hpp"
+#include "rt/util/system_error.hpp"
 
 namespace rt::detail {
-
-namespace {
-
-[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::system_category(), what); }
-
-}  // namespace
 
 SignalRegistry& SignalRegistry::instance() {
   // Never destroyed: a signal can arrive while the process exits.
@@ -31,9 +26,9 @@ SignalRegistry& SignalRegistry::instance() {
 SignalRegistry::SignalRegistry() {
   sigemptyset(&listened_);
   signal_fd_ = ::signalfd(-1, &listened_, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (signal_fd_ < 0) fail("signalfd");
+  if (signal_fd_ < 0) throw_last_os_error("signalfd");
   wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (wake_fd_ < 0) fail("eventfd");
+  if (wake_fd_ < 0) throw_last_os_error("eventfd");
 }
 
 void SignalRegistry::handle(int signo) {
@@ -59,9 +54,9 @@ void SignalRegistry::listen(int signo) {
   action.sa_handler = &SignalRegistry::handle;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  if (::sigaction(signo, &action, nullptr) < 0) fail("sigaction");
+  if (::sigaction(signo, &action, nullptr) < 0) throw_last_os_error("sigaction");
   sigaddset(&listened_, signo);
-  if (::signalfd(signal_fd_, &listened_, 0) < 0) fail("signalfd");
+  if (::signalfd(signal_fd_, &listened_, 0) < 0) throw_last_os_error("signalfd");
 }
 
 void SignalRegistry::process() {
