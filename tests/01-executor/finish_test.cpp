@@ -120,7 +120,8 @@ TEST_CASE("a task woken during its last poll is not polled again once it has fin
     std::atomic<int> resumed{0};
     CHECK(runtime.block_on(finish_while_woken(polls, resumed)) == 7);
     CHECK_MESSAGE(polls == 1, "the finished task was polled again for the wake of its last poll");
-    CHECK(resumed == 1);
+    CHECK_MESSAGE(resumed == 1,
+                  "the finished task's coroutine was resumed again, for the wake of its last poll");
     CHECK(runtime.block_on(rt_test::answer()) == 42);  // and the runtime runs on
   });
 }

@@ -160,9 +160,12 @@ TEST_CASE("abort while running cancels the task when its poll ends" * POINTS(1))
     std::atomic<int> destroyed{0};
     int reached = 0;
     Outcome outcome = runtime.block_on(abort_while_running(destroyed, reached));
-    CHECK(reached == 1);
-    CHECK(outcome.cancelled);
-    CHECK(outcome.destroyed_after_join == 1);
+    CHECK_MESSAGE(reached == 1, "a task that aborted itself ran on past its yield_now: an abort during "
+                                "a poll must cancel the task when that poll ends pending");
+    CHECK_MESSAGE(outcome.cancelled,
+                  "joining a task aborted during its poll gave no JoinError that says cancelled");
+    CHECK_MESSAGE(outcome.destroyed_after_join == 1,
+                  "the coroutine of a task aborted during its poll was not destroyed when the poll ended");
   });
 }
 
@@ -214,8 +217,12 @@ TEST_CASE("abort during a poll that ends pending with no wake-up cancels the tas
     PendingAbort seen = runtime.block_on(abort_then_pend(destroyed, never, reached, outcome));
     CHECK_MESSAGE(seen.finished_when_poll_ended,
                   "a task aborted while it ran was left waiting when its poll ended, not cancelled");
-    CHECK(seen.destroyed_when_poll_ended == 1);
-    CHECK(reached == 1);
-    CHECK(outcome.cancelled);
+    CHECK_MESSAGE(seen.destroyed_when_poll_ended == 1,
+                  "a task aborted while it ran still had its coroutine when its poll ended pending: "
+                  "it was not cancelled");
+    CHECK_MESSAGE(reached == 1,
+                  "a task aborted while it ran was resumed once woken: the abort was forgotten");
+    CHECK_MESSAGE(outcome.cancelled,
+                  "joining a task aborted while it ran gave no JoinError that says cancelled");
   });
 }

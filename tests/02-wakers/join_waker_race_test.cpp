@@ -28,7 +28,9 @@ TEST_CASE("a JoinHandle that takes its waker back as the task completes sees COM
   state.unset_waker_after_complete();
   // Now the JoinHandle's attempt: it must fail because the task is
   // complete (the output is ready), whatever JOIN_WAKER says.
-  CHECK_FALSE(state.unset_join_waker());
+  CHECK_FALSE_MESSAGE(state.unset_join_waker(),
+                      "the JoinHandle took its waker back from a task that had completed meanwhile: "
+                      "it would store a new one and wait for a wake-up that has come and gone");
   CHECK(state.load().is_complete());
 }
 
@@ -88,7 +90,11 @@ TEST_CASE("a task that completes as its JoinHandle stores a waker leaves the Joi
                 "the task completed between the JoinHandle's look and its storing of a waker, "
                 "and the JoinHandle waits for a wake-up that has come and gone");
   CHECK(task->state.load().is_complete());
-  CHECK_FALSE(task->state.load().is_join_waker_set());
-  CHECK(joiner->held() == 0);  // the waker stored too late was dropped again
+  CHECK_FALSE_MESSAGE(task->state.load().is_join_waker_set(),
+                      "JOIN_WAKER was set on a task that had completed meanwhile: "
+                      "its JoinHandle waits for a wake-up that has come and gone");
+  CHECK_MESSAGE(joiner->held() == 0,  // the waker stored too late was dropped again
+                "the JoinHandle left its waker in a task that had completed meanwhile, instead of "
+                "dropping it and taking the output");
   task->join_waker = rt::Waker();  // (with a wrong answer, before the joiner goes)
 }

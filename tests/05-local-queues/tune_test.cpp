@@ -31,8 +31,12 @@ TEST_CASE("the global queue interval starts at 61 and follows the average poll t
   // Ten polls of 2 µs weigh 1 - 0.9^10 of the average: it falls from
   // 200 µs / 61 to about 2.45 µs, and 200 µs / 2.45 µs is 81 polls.
   batch(stats, 10, 2us);
-  CHECK(stats.mean_poll_time_ns() == doctest::Approx(2445.9).epsilon(0.001));
-  CHECK(stats.tuned_global_queue_interval() == 81);
+  CHECK_MESSAGE(stats.mean_poll_time_ns() == doctest::Approx(2445.9).epsilon(0.001),
+                "the average poll time did not follow a batch of ten 2 us polls: "
+                "n polls weigh 1 - 0.9^n in the average, as n updates of weight 0.1 would");
+  CHECK_MESSAGE(stats.tuned_global_queue_interval() == 81,
+                "the interval did not follow the poll times: after ten polls of 2 us (an average of 2.45 us) "
+                "it must be 200 us / 2.45 us, 81 polls");
 }
 
 TEST_CASE("the tuned interval stays within 2 and 127" * POINTS(1)) {

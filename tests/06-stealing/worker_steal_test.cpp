@@ -1,17 +1,25 @@
 // Chapter 06: on a runtime, an idle worker steals the tasks queued behind a
 // busy one, and the last searcher to park looks at every ring once more,
-// so that a task queued while it searched is never stranded.
+// so that a task queued while it searched is never stranded; a search
+// tries every other ring once, from a random first one, and a worker the
+// searchers' limit refuses does not steal.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <latch>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 #include <vector>
 
 #include "graded.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
+#include "rt/scheduler/multi_thread/queue.hpp"
+#include "scoped_hook.hpp"
 #include "wait_for.hpp"
 
 namespace {
@@ -200,4 +208,141 @@ TEST_CASE("the last searcher to park finds a task queued while it searched" * PO
   }());
   CHECK(ran.load() == 1);
   interleaving = nullptr;
+}
+
+namespace {
+
+// Which rings each searching thread tried, in order (on_steal_attempt).
+struct Attempts {
+  std::mutex mutex;
+  std::map<std::thread::id, std::vector<const void*>> by_searcher;
+};
+std::atomic<Attempts*> attempts{nullptr};
+
+void record_attempt(const void* victim) {
+  if (Attempts* a = attempts.load()) {
+    std::lock_guard lock(a->mutex);
+    a->by_searcher[std::this_thread::get_id()].push_back(victim);
+  }
+}
+
+// The most searches any one thread made, counting 3 attempts a search.
+std::size_t most_searches(Attempts& a) {
+  std::lock_guard lock(a.mutex);
+  std::size_t most = 0;
+  for (auto& searcher : a.by_searcher) most = std::max(most, searcher.second.size() / 3);
+  return most;
+}
+
+}  // namespace
+
+TEST_CASE("a searching worker tries each other worker's ring once and starts at a random one" * POINTS(2)) {
+  // Every ring stays empty (one task at a time, from outside), so every
+  // search tries all three other rings and finds nothing in them.
+  Attempts tried;
+  attempts = &tried;
+  rt_test::ScopedHook<void (*)(const void*)> hook(rt::detail::on_steal_attempt, &record_attempt);
+  {
+    rt::Runtime runtime = without_lifo_slot(4);
+    for (int spawned = 0; spawned < 20000 && most_searches(tried) < 40;) {
+      runtime.block_on([&]() -> rt::Task<> {
+        for (int i = 0; i < 50; ++i, ++spawned) co_await rt::spawn([]() -> rt::Task<> { co_return; });
+      }());
+    }
+  }  // the workers have stopped: every search recorded is whole
+  attempts = nullptr;
+
+  REQUIRE_MESSAGE(most_searches(tried) >= 40, "no worker searched 40 times in 20,000 spawns");
+  std::set<const void*> every_ring;
+  for (auto& searcher : tried.by_searcher) {
+    const std::vector<const void*>& rings = searcher.second;
+    INFO("a worker that tried " << rings.size() << " rings in all");
+    REQUIRE_MESSAGE(rings.size() % 3 == 0,
+                    "a search of 4 workers did not try exactly the 3 other rings: one was left out, or its own tried");
+    std::set<const void*> others(rings.begin(), rings.end());
+    CHECK_MESSAGE(others.size() == 3, "a worker tried " << others.size() << " different rings, not the 3 others");
+    std::set<const void*> first_victims;
+    for (std::size_t search = 0; search < rings.size(); search += 3) {
+      std::set<const void*> one(rings.begin() + search, rings.begin() + search + 3);
+      CHECK_MESSAGE(one.size() == 3, "one search tried a ring twice and another not at all");
+      first_victims.insert(rings[search]);
+    }
+    // Random: a worker that always started at the same ring would send
+    // every searcher to the same victim first. The chance that a random
+    // start repeats itself 40 times is below 2^-40.
+    if (rings.size() / 3 >= 40)
+      CHECK_MESSAGE(first_victims.size() > 1, "a worker started " << rings.size() / 3
+                                                << " searches at the same ring: the first victim is not random");
+    every_ring.insert(rings.begin(), rings.end());
+  }
+  if (tried.by_searcher.size() > 1) CHECK(every_ring.size() == 4);
+}
+
+namespace {
+
+// The interleaving of the next test: one worker searches, held inside its
+// steal; the other finishes its task meanwhile and, with one of its two
+// workers searching already, may not search too.
+struct Refusal {
+  std::atomic<std::thread::id> runner{};  // the worker that runs the task
+  std::atomic<std::thread::id> held{};    // the searcher held in its steal
+  std::atomic<bool> task_done{false};
+  std::atomic<int> runner_steals_after{0};
+  std::atomic<bool> parking_armed{true};
+  std::latch searcher_held{1};
+  std::latch release_searcher{1};
+  std::latch runner_parks{1};
+};
+std::atomic<Refusal*> refusal{nullptr};
+
+// on_steal_attempt: holds the first searcher that is not the runner;
+// counts the runner's attempts once its task is done.
+void hold_a_searcher(const void*) {
+  Refusal* r = refusal.load();
+  if (!r) return;
+  std::thread::id me = std::this_thread::get_id();
+  if (r->task_done.load() && me == r->runner.load()) {
+    r->runner_steals_after.fetch_add(1);
+    return;
+  }
+  std::thread::id nobody{};
+  if (me != r->runner.load() && r->held.compare_exchange_strong(nobody, me)) {
+    r->searcher_held.count_down();
+    r->release_searcher.wait();
+  }
+}
+
+// before_worker_parks: the runner sleeps after the task, its search done.
+void note_the_runner_parks(std::size_t) {
+  Refusal* r = refusal.load();
+  if (!r || !r->task_done.load() || std::this_thread::get_id() != r->runner.load()) return;
+  if (r->parking_armed.exchange(false)) r->runner_parks.count_down();
+}
+
+}  // namespace
+
+TEST_CASE("a worker refused as a searcher does not steal" * POINTS(2)) {
+  rt::Runtime runtime = without_lifo_slot(2);
+  rt_test::wait_until_idle(runtime.metrics(), 2);
+  Refusal state;
+  refusal = &state;
+  rt_test::ScopedHook<void (*)(const void*)> attempt_hook(rt::detail::on_steal_attempt, &hold_a_searcher);
+  rt_test::ParkHook park_hook(&note_the_runner_parks);
+  runtime.block_on([&]() -> rt::Task<> {
+    co_await rt::spawn([&]() -> rt::Task<> {
+      state.runner = std::this_thread::get_id();
+      // The worker that took this task woke the other to search on; it
+      // tries this worker's ring and is held there, searching.
+      state.searcher_held.wait();
+      state.task_done = true;
+      co_return;
+    });
+    // This worker now looks for work: of 2 workers, 1 searches already,
+    // so it may not search, and parks without trying a ring.
+    state.runner_parks.wait();
+    state.release_searcher.count_down();
+  }());
+  refusal = nullptr;
+  CHECK_MESSAGE(state.runner_steals_after.load() == 0,
+                "a worker stole although transition_to_searching refused it (the other of 2 workers searched)");
 }

@@ -154,8 +154,11 @@ TEST_CASE("unconstrained runs a task without a budget" * POINTS(1)) {
     co_await a;
     co_await b;
   }());
-  CHECK(budget_inside);
-  CHECK(seen.load() == total);
+  CHECK_MESSAGE(budget_inside, "has_budget_remaining() said the budget was spent inside unconstrained(...), "
+                              "where no budget applies");
+  CHECK_MESSAGE(seen.load() == total,
+                "another task ran before the 1000 ready receives inside unconstrained(...) were done: "
+                "unconstrained(...) refused an operation and the task yielded");
 }
 
 TEST_CASE("unconstrained neither spends nor refuses the budget even when entered with none left" * POINTS(2)) {

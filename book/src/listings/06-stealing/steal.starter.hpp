@@ -1,6 +1,7 @@
 template <std::uint32_t Capacity>
 Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {
   stolen = 0;
+  if (auto hook = on_steal_attempt.load(std::memory_order_acquire)) hook(this);
   // Relaxed: the caller owns dst and is the only writer of its tail.
   std::uint32_t dst_tail = dst.tail_.load(std::memory_order_relaxed);
   // Acquire: pairs with dst's stealers' release: their slots are free.
@@ -30,7 +31,10 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   //  2. Copy the claimed tasks into dst's buffer_.
   //  3. Release: make the steal head equal to the real head again, with a
   //     compare-and-swap (the owner may pop meanwhile, moving the real head).
-  // Call the test hook during_steal (if set) between 1 and 2.
+  // Call the test hooks, if set: before_steal_claim just before each
+  // compare-and-swap of step 1, during_steal between 1 and 2.
+  // Hint: a claim that fails has lost the ring to someone: look at both
+  // heads afresh before you try again.
   // Hint: which orderings make the owner's slot writes visible to you,
   // and your reads finished before the owner overwrites the slots?
   (void)dst;

@@ -21,7 +21,7 @@ void SignalRegistry::listen(int signo) {
   action.sa_handler = &SignalRegistry::handle;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  if (::sigaction(signo, &action, nullptr) < 0) fail("sigaction");
+  if (::sigaction(signo, &action, nullptr) < 0) throw_last_os_error("sigaction");
   sigaddset(&listened_, signo);
-  if (::signalfd(signal_fd_, &listened_, 0) < 0) fail("signalfd");
+  if (::signalfd(signal_fd_, &listened_, 0) < 0) throw_last_os_error("signalfd");
 }

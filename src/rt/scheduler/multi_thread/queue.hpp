@@ -37,6 +37,12 @@ namespace rt::detail {
 // Called, when set, by a stealer between claiming its tasks and releasing
 // its claim: lets a test act while a steal is in progress.
 inline std::atomic<void (*)()> during_steal{nullptr};
+// Called, when set, by a stealer before each compare-and-swap that claims
+// tasks: lets a test make that claim fail, as another stealer would.
+inline std::atomic<void (*)()> before_steal_claim{nullptr};
+// Called, when set, at the start of every steal_into, with the victim's
+// ring: lets a test see which rings a searching worker tries, in order.
+inline std::atomic<void (*)(const void* victim)> on_steal_attempt{nullptr};
 
 //@ end
 // Where push_back_or_overflow put the task.
@@ -281,6 +287,7 @@ Header* LocalQueue<Capacity>::pop() {
 template <std::uint32_t Capacity>
 Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {
   stolen = 0;
+  if (auto hook = on_steal_attempt.load(std::memory_order_acquire)) hook(this);
   // Relaxed: the caller owns dst and is the only writer of its tail.
   std::uint32_t dst_tail = dst.tail_.load(std::memory_order_relaxed);
   // Acquire: pairs with dst's stealers' release: their slots are free.
@@ -306,10 +313,18 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   std::uint64_t prev = head_.load(std::memory_order_acquire);  // pairs with pop's release
   std::uint64_t next = 0;
   std::uint32_t n = 0;
+  //@ mutant stealing steal_checks_once: looks for a steal in progress once, before the first claim, not again when a claim fails
+  //@ instead
+  if (auto [steal, real] = unpack(prev); steal != real) return 0;
+  //@ end
   for (;;) {
     auto [steal, real] = unpack(prev);
+    // On every try: a failed claim may have lost to another stealer.
     //@ mutant stealing steal_while_stealing: steals even while another steal is in progress
+    //@ mutant stealing steal_checks_once: (no look here, on the retries)
     if (steal != real) return 0;  // another steal is in progress
+    //@ instead
+    //@ end
     //@ instead
     //@ end
     // Acquire: pairs with the owner's release of tail_: the slots are written.
@@ -325,6 +340,7 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
     //@ end
     if (n == 0) return 0;
     next = pack(steal, real + n);
+    if (auto hook = before_steal_claim.load(std::memory_order_acquire)) hook();
     // AcqRel: acquire the owner's latest pops; release our claim. On
     // failure (the owner popped, or another stealer won) `prev` reloads.
     if (head_.compare_exchange_weak(prev, next, std::memory_order_acq_rel,
@@ -368,7 +384,10 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   //  2. Copy the claimed tasks into dst's buffer_.
   //  3. Release: make the steal head equal to the real head again, with a
   //     compare-and-swap (the owner may pop meanwhile, moving the real head).
-  // Call the test hook during_steal (if set) between 1 and 2.
+  // Call the test hooks, if set: before_steal_claim just before each
+  // compare-and-swap of step 1, during_steal between 1 and 2.
+  // Hint: a claim that fails has lost the ring to someone: look at both
+  // heads afresh before you try again.
   // Hint: which orderings make the owner's slot writes visible to you,
   // and your reads finished before the owner overwrites the slots?
   (void)dst;

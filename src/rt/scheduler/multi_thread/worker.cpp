@@ -513,11 +513,23 @@ Header* MultiThread::steal_work(std::size_t index) {
   Worker& worker = workers_[index];
   //@ exercise stealing steal_work
   // Enough workers search already: leave the work to them.
+  //@ mutant stealing steal_work_ignores_refusal: asks to search, then steals whatever the answer
   if (!transition_to_searching(worker)) return nullptr;
+  //@ instead
+  transition_to_searching(worker);
+  //@ end
   std::size_t count = workers_.size();
+  //@ mutant stealing steal_work_fixed_start: always starts at the next worker, so that every searcher tries the same rings first
   std::size_t start = worker.rand.fastrand_n(static_cast<std::uint32_t>(count));
+  //@ instead
+  std::size_t start = index + 1;
+  //@ end
   //@ mutant stealing steal_work_never_steals: looks at the global queue only, never at the other workers' rings
+  //@ mutant stealing steal_work_skips_one: starts one past its random pick and stops after count - 1, so the picked worker is never tried
   for (std::size_t i = 0; i < count; ++i) {
+  //@ instead
+  for (std::size_t i = 1; i < count; ++i) {
+  //@ end
     std::size_t victim = (start + i) % count;
     if (victim == index) continue;  // its own ring is empty
     std::uint32_t stolen = 0;

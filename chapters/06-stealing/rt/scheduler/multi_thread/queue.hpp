@@ -36,6 +36,12 @@ namespace rt::detail {
 // Called, when set, by a stealer between claiming its tasks and releasing
 // its claim: lets a test act while a steal is in progress.
 inline std::atomic<void (*)()> during_steal{nullptr};
+// Called, when set, by a stealer before each compare-and-swap that claims
+// tasks: lets a test make that claim fail, as another stealer would.
+inline std::atomic<void (*)()> before_steal_claim{nullptr};
+// Called, when set, at the start of every steal_into, with the victim's
+// ring: lets a test see which rings a searching worker tries, in order.
+inline std::atomic<void (*)(const void* victim)> on_steal_attempt{nullptr};
 
 // Where push_back_or_overflow put the task.
 enum class Pushed {
@@ -190,6 +196,7 @@ Header* LocalQueue<Capacity>::pop() {
 template <std::uint32_t Capacity>
 Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {
   stolen = 0;
+  if (auto hook = on_steal_attempt.load(std::memory_order_acquire)) hook(this);
   // Relaxed: the caller owns dst and is the only writer of its tail.
   std::uint32_t dst_tail = dst.tail_.load(std::memory_order_relaxed);
   // Acquire: pairs with dst's stealers' release: their slots are free.
@@ -219,7 +226,10 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   //  2. Copy the claimed tasks into dst's buffer_.
   //  3. Release: make the steal head equal to the real head again, with a
   //     compare-and-swap (the owner may pop meanwhile, moving the real head).
-  // Call the test hook during_steal (if set) between 1 and 2.
+  // Call the test hooks, if set: before_steal_claim just before each
+  // compare-and-swap of step 1, during_steal between 1 and 2.
+  // Hint: a claim that fails has lost the ring to someone: look at both
+  // heads afresh before you try again.
   // Hint: which orderings make the owner's slot writes visible to you,
   // and your reads finished before the owner overwrites the slots?
   (void)dst;

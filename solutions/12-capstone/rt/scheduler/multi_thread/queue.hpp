@@ -36,6 +36,12 @@ namespace rt::detail {
 // Called, when set, by a stealer between claiming its tasks and releasing
 // its claim: lets a test act while a steal is in progress.
 inline std::atomic<void (*)()> during_steal{nullptr};
+// Called, when set, by a stealer before each compare-and-swap that claims
+// tasks: lets a test make that claim fail, as another stealer would.
+inline std::atomic<void (*)()> before_steal_claim{nullptr};
+// Called, when set, at the start of every steal_into, with the victim's
+// ring: lets a test see which rings a searching worker tries, in order.
+inline std::atomic<void (*)(const void* victim)> on_steal_attempt{nullptr};
 
 // Where push_back_or_overflow put the task.
 enum class Pushed {
@@ -190,6 +196,7 @@ Header* LocalQueue<Capacity>::pop() {
 template <std::uint32_t Capacity>
 Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {
   stolen = 0;
+  if (auto hook = on_steal_attempt.load(std::memory_order_acquire)) hook(this);
   // Relaxed: the caller owns dst and is the only writer of its tail.
   std::uint32_t dst_tail = dst.tail_.load(std::memory_order_relaxed);
   // Acquire: pairs with dst's stealers' release: their slots are free.
@@ -216,12 +223,14 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   std::uint32_t n = 0;
   for (;;) {
     auto [steal, real] = unpack(prev);
+    // On every try: a failed claim may have lost to another stealer.
     if (steal != real) return 0;  // another steal is in progress
     // Acquire: pairs with the owner's release of tail_: the slots are written.
     std::uint32_t available = tail_.load(std::memory_order_acquire) - real;
     n = available - available / 2;  // half, rounded up
     if (n == 0) return 0;
     next = pack(steal, real + n);
+    if (auto hook = before_steal_claim.load(std::memory_order_acquire)) hook();
     // AcqRel: acquire the owner's latest pops; release our claim. On
     // failure (the owner popped, or another stealer won) `prev` reloads.
     if (head_.compare_exchange_weak(prev, next, std::memory_order_acq_rel,
