@@ -308,6 +308,12 @@ def check_bad_command_lines(grader, fixture, workdir):
         "--json in a missing folder": ["--gradescope", os.path.join(workdir, "no", "such.json")],
         "--json naming a folder": ["--json", locked],
         "--binary without --sources": ["--binary", fixture],
+        "--sanitize all with --binary (built in one mode)": ["--sanitize", "all"],
+        "--sanitize with no such mode": ["--sanitize", "memory"],
+        "--no-count-regressions without --submission": ["--no-count-regressions"],
+        "--count-regressions with --no-count-regressions": ["--count-regressions",
+                                                            "--no-count-regressions"],
+        "--build-only with --binary": ["--build-only"],
     }
     for what, extra in cases.items():
         args = extra if what == "--binary without --sources" else [*fixture_args(fixture), *extra]

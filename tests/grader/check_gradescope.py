@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The Gradescope bundle, end to end: builds it with scripts/gradescope (with
 the example hidden tests), unpacks it into a folder laid out as Gradescope
-lays out /autograder, runs setup.sh, then run_autograder on a complete
-submission, on an untouched starter and on an upload that is not the course
-at all, and checks each results.json.
+lays out /autograder, runs setup.sh (which must prebuild the pristine copy
+in the three modes the bundle grades in by default: plain, ThreadSanitizer,
+AddressSanitizer), then run_autograder on a complete submission (every test
+passing in all three modes, nothing configured again), on an untouched
+starter and on an upload that is not the course at all, and checks each
+results.json.
 
 Usage: check_gradescope.py SOURCE_ROOT
 """
@@ -21,6 +24,7 @@ import zipfile
 from tally import check, summary
 
 CHAPTER = "01-executor"
+MODES = ("none", "thread", "address")  # the copy's build directories: build-<mode>
 
 
 def unpack(bundle, into):
@@ -109,6 +113,11 @@ def main():
         check({"setup.sh", "run_autograder", "gradescope.conf",
                f"hidden/{CHAPTER}/hidden_spawn_test.cpp"} <= names,
               "the bundle holds setup.sh, run_autograder, its settings and the hidden tests")
+        with zipfile.ZipFile(bundle) as z:
+            conf = z.read("gradescope.conf").decode()
+        check("--sanitize all" in conf and "--count-regressions" in conf
+              and "--no-count-regressions" not in conf,
+              "by default the bundle grades in every mode and counts regressions", conf)
 
         autograder = os.path.join(scratch, "autograder")
         unpack(bundle, os.path.join(autograder, "source"))
@@ -119,6 +128,12 @@ def main():
               setup.stdout[-2000:] + setup.stderr[-2000:])
         if setup.returncode != 0:
             return 1
+        work = os.path.join(autograder, "work")
+        prebuilt = [mode for mode in MODES
+                    if os.path.isfile(os.path.join(work, f"build-{mode}", "tests",
+                                                   "chapters-01-tests-01"))]
+        check(prebuilt == list(MODES), "setup.sh prebuilds the copy's tests in all three modes",
+              repr(prebuilt))
 
         # The starter first: setup.sh built the copy with it, so nothing is rebuilt.
         finished, results = run_autograder(
@@ -141,6 +156,12 @@ def main():
                                        t["score"] == t["max_score"] for t in hidden),
               "hidden tests are graded and shown only once grades are published", repr(hidden))
         check(all(t.get("status") == "passed" for t in tests), "every test entry says passed")
+        check(all(t.get("output", "").startswith("pass (plain, thread, address)") for t in tests)
+              and "under ThreadSanitizer and under AddressSanitizer" in results.get("output", ""),
+              "every test passed plain, under ThreadSanitizer and under AddressSanitizer",
+              repr([t.get("output", "")[:60] for t in tests][:5]) + results.get("output", ""))
+        check("configuring" not in finished.stderr,
+              "grading a submission configures nothing: setup.sh did", finished.stderr[-1500:])
 
         def not_the_course(where):
             with open(os.path.join(where, "essay.txt"), "w") as f:

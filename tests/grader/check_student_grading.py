@@ -6,8 +6,9 @@ student is on (the first without full marks at its last grade; the first
 on a fresh start) and says so; that every chapter's last grade is kept;
 that while a chapter's own exercises are not started its regressions are
 one line; that a test binary that does not compile is one line with its
-errors; that --brief shows one failure of each kind in full; and that none
-of it changes a score.
+errors; that --brief shows one failure of each kind in full; that a plain
+grade says once how to grade as the instructor does (every sanitizer,
+earlier chapters counted); and that none of it changes a score.
 
 Usage: check_student_grading.py GRADER FIXTURE
 """
@@ -146,8 +147,21 @@ def check_folded_regressions(result, course):
           "folding changes no score", every.stdout[-200:])
 
 
+INSTRUCTOR_NOTE = "The instructor's grade also runs each test under ThreadSanitizer"
+
+
+def check_instructor_note(result, chapters):
+    """One line, once, naming the chapters graded and the options to use."""
+    notes = [line for line in result.stdout.splitlines() if INSTRUCTOR_NOTE in line]
+    check(len(notes) == 1 and notes[0].endswith(
+              f"./scripts/grade {chapters} --sanitize all --count-regressions"),
+          f"a plain grade of {chapters} says once how to grade as the instructor does",
+          result.stdout[-800:])
+
+
 def check_all_and_named(course):
     result = course.grade("--all")
+    check_instructor_note(result, "1-2")
     check(not first_line(result).startswith("Grading") and "01-alpha: 1/1" in result.stdout
           and "02-beta: 1/6" in result.stdout and result.stdout.rstrip().endswith("Score: 2/7"),
           "--all grades every chapter", result.stdout[-600:])
@@ -155,6 +169,7 @@ def check_all_and_named(course):
     check(not first_line(named).startswith("Grading") and
           named.stdout.rstrip().endswith("Score: 1/1"),
           "a named chapter is graded without a word about the choice", named.stdout[-300:])
+    check_instructor_note(named, "1")
     clash = course.grade("1", "--all")
     check(clash.returncode == 2 and "--all" in clash.stderr, "--all with chapters is refused",
           clash.stderr)
@@ -167,6 +182,8 @@ def check_all_and_named(course):
           and "02-beta" in reference.stdout and before == after,
           "--solutions grades every chapter and leaves the record alone",
           reference.stdout[-300:] + reference.stderr[-300:])
+    check(INSTRUCTOR_NOTE not in reference.stdout,
+          "grading the solutions says nothing about the instructor's grade", reference.stdout)
 
 
 def check_brief(course):

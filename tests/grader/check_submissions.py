@@ -9,7 +9,16 @@ Usage: check_submissions.py GRADER BUILDDIR SOURCE_ROOT
 Every submission is chapter 01 of the course as committed, with the
 student's files replaced by the solution's (an honest, complete answer) or
 left as the starter (nothing done), then one attack added. The attacks go
-into rt/rt.hpp, which every test includes, or next to it.
+into rt/rt.hpp, which every test includes, or next to it. They are graded
+plain (--sanitize plain, the opt-out of the default three modes), but the
+one that silences ThreadSanitizer, which needs it.
+
+Then what the instructor's default grade adds, each checked against what it
+must score: each test runs plain, under ThreadSanitizer and under
+AddressSanitizer (hidden tests that pass plain but race, or overflow a
+buffer, score 0, naming the mode); and chapter 02's grade counts chapter
+01's tests on chapter 02's runtime (an answer that breaks one loses its
+points, and the report names it).
 """
 
 import json
@@ -166,8 +175,10 @@ CASES = [
       "defines '__tsan_default_options'"], False),
 ]
 
-# Extra grader options, per attack.
+# Extra grader options, per attack: plain unless the attack needs a sanitizer
+# (the instructor's default, all three modes, would triple the build).
 OPTIONS = {"silence-tsan": ["--sanitize", "thread"]}
+PLAIN = ["--sanitize", "plain"]
 
 
 def chapter_points(grader, builddir):
@@ -186,9 +197,9 @@ def chapter_points(grader, builddir):
     raise SystemExit(f"no TEST_CASE in {tests_dir}")
 
 
-def grade(grader, builddir, workdir, submission, json_path, *extra):
+def grade(grader, builddir, workdir, submission, json_path, *extra, chapter=CHAPTER):
     command = [grader, "--builddir", builddir, "--submission", submission,
-               "--workdir", workdir, "--timeout", "20", "--json", json_path, CHAPTER[:2],
+               "--workdir", workdir, "--timeout", "20", "--json", json_path, chapter[:2],
                *extra]
     if not ROOT:
         command.append("--no-sandbox")
@@ -207,18 +218,23 @@ def attacked_file(student, attack):
     return os.path.join(student, "rt", "rt.hpp")
 
 
+def solve(source_root, where, chapter):
+    """The student's chapter `chapter` replaced by its solution."""
+    student = os.path.join(where, "chapters", chapter)
+    solution = os.path.join(source_root, "solutions", chapter)
+    for folder, _, files in os.walk(student):
+        for name in files:
+            relative = os.path.relpath(os.path.join(folder, name), student)
+            if name != "meson.build" and os.path.exists(os.path.join(solution, relative)):
+                shutil.copyfile(os.path.join(solution, relative), os.path.join(student, relative))
+
+
 def make_submission(source_root, where, start, attack, extra_files, paths):
     """A student repository: the course's chapters/, chapter 01 as `start`."""
     shutil.copytree(os.path.join(source_root, "chapters"), os.path.join(where, "chapters"))
     student = os.path.join(where, "chapters", CHAPTER)
     if start == "solution":
-        solution = os.path.join(source_root, "solutions", CHAPTER)
-        for folder, _, files in os.walk(student):
-            for name in files:
-                relative = os.path.relpath(os.path.join(folder, name), student)
-                if name != "meson.build" and os.path.exists(os.path.join(solution, relative)):
-                    shutil.copyfile(os.path.join(solution, relative),
-                                    os.path.join(student, relative))
+        solve(source_root, where, CHAPTER)
     if attack:
         code = ATTACKS[attack]
         for key, value in paths.items():
@@ -255,7 +271,7 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST}
     make_submission(source_root, where, start, attack, extra_files, paths)
     finished, seconds = grade(grader, builddir, workdir, where, json_path,
-                              *OPTIONS.get(attack, []))
+                              *OPTIONS.get(attack, PLAIN))
     record = load(json_path)
     print(f"--- {name}: exit {finished.returncode} in {seconds:.0f} s")
     if record is None:
@@ -296,13 +312,172 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
         check(not os.path.exists(marker), f"{name}: the student's meson.build never runs")
     if attack == "forge-before-main":
         strict_path = os.path.join(results_dir, "strict.json")
-        finished, _ = grade(grader, builddir, workdir, where, strict_path, "--strict")
+        finished, _ = grade(grader, builddir, workdir, where, strict_path, "--strict", *PLAIN)
         strict = load(strict_path)
         check(strict is not None and strict["score"] == 0 and strict["integrity"]["zeroed"]
               and finished.returncode == 1 and "--strict" in finished.stdout,
               f"{name}: --strict scores it 0 and says why", finished.stdout[-600:])
     if os.path.exists(marker):
         os.remove(marker)
+
+
+# Hidden tests that pass plain and fail under one sanitizer each, and one
+# that passes in every mode. Their names share the filter's word, so that
+# only their binary is built in the three modes.
+SANITIZER_TESTS = r"""
+#include <thread>
+
+#include "graded.hpp"
+
+namespace {
+
+// A heap block read one past its end, through a pointer the compiler cannot
+// follow: plain, the read lands in the allocator's padding.
+int read_past_the_end() {
+  int* block = new int[4]{1, 2, 3, 4};
+  int* volatile through = block;
+  int past = through[4];
+  delete[] block;
+  return past;
+}
+
+}  // namespace
+
+TEST_CASE("sanitizer check: clean" * POINTS(1)) {
+  int counter = 0;
+  std::thread other([&counter] { ++counter; });
+  other.join();
+  CHECK(counter == 1);
+}
+
+TEST_CASE("sanitizer check: a data race" * POINTS(2)) {
+  int counter = 0;
+  auto add = [&counter] { for (int i = 0; i < 1000; ++i) counter = counter + 1; };
+  std::thread a(add), b(add);
+  a.join();
+  b.join();
+  CHECK(counter > 0);
+}
+
+TEST_CASE("sanitizer check: a read past a heap block" * POINTS(2)) {
+  CHECK(read_past_the_end() != 12345678);
+}
+"""
+SANITIZED = {"sanitizer check: clean": (1, {"plain": "pass", "thread": "pass", "address": "pass"}),
+             "sanitizer check: a data race": (2, {"plain": "pass", "thread": "sanitizer"}),
+             "sanitizer check: a read past a heap block":
+                 (2, {"plain": "pass", "thread": "pass", "address": "sanitizer"})}
+
+
+def check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch):
+    """--submission with no --sanitize: each test plain, under TSan, under ASan."""
+    where = os.path.join(scratch, "sanitized")
+    hidden = os.path.join(scratch, "sanitizer-hidden", CHAPTER)
+    os.makedirs(hidden)
+    with open(os.path.join(hidden, "sanitizer_check_test.cpp"), "w") as f:
+        f.write(SANITIZER_TESTS)
+    make_submission(source_root, where, "solution", None, {}, {})
+    json_path = os.path.join(scratch, "sanitized.json")
+    options = ["--hidden", os.path.dirname(hidden), "--filter", "sanitizer check"]
+    finished, seconds = grade(grader, builddir, workdir, where, json_path, *options)
+    print(f"--- sanitizers by default: exit {finished.returncode} in {seconds:.0f} s")
+    record = load(json_path) or {"tests": [], "modes": None}
+    tests = {t["name"]: t for t in record["tests"]}
+    check(record.get("modes") == ["plain", "thread", "address"],
+          "by default --submission grades plain, under ThreadSanitizer and AddressSanitizer",
+          repr(record.get("modes")) + finished.stderr[-1500:])
+    for name, (points, modes) in SANITIZED.items():
+        test = tests.get(name, {})
+        failed = [mode for mode, status in modes.items() if status != "pass"]
+        earned = 0 if failed else points
+        check(test.get("modes") == modes and test.get("points_earned") == earned and
+              test.get("failed_mode") == (failed[0] if failed else ""),
+              f"'{name}' scores {earned}/{points}, its modes {modes}",
+              repr({k: test.get(k) for k in ("modes", "points_earned", "failed_mode",
+                                             "message")})[:1500])
+    check(record.get("score") == 1 and record.get("max_score") == 5 and finished.returncode == 1,
+          "a test that passes plain but fails under a sanitizer scores 0",
+          f"{record.get('score')}/{record.get('max_score')}: {finished.stdout[-1500:]}")
+    check("sanitizer (thread)" in finished.stdout and "sanitizer (address)" in finished.stdout
+          and "failed under ThreadSanitizer (it passed plain)" in finished.stdout,
+          "the report names the mode each test failed in", finished.stdout[-2500:])
+    plain_path = os.path.join(scratch, "sanitized-plain.json")
+    finished, seconds = grade(grader, builddir, workdir, where, plain_path, *options, *PLAIN)
+    plain = load(plain_path) or {}
+    print(f"--- the same, --sanitize plain: exit {finished.returncode} in {seconds:.0f} s")
+    check(plain.get("modes") == ["plain"] and plain.get("score") == 5 and
+          finished.returncode == 0,
+          "--sanitize plain turns the sanitizers off: the same tests all pass",
+          repr(plain.get("score")) + finished.stdout[-800:])
+
+
+REGRESSION_CHAPTER = "02-wakers"
+BROKEN_TEST = "spawned tasks run in the order they were spawned"
+# Chapter 02's run queue made LIFO: a chapter 01 promise (spawn order) broken.
+FIFO_PUSH = re.compile(r"if \(tail_\) tail_->queue_next = task;\s*else head_ = task;\s*"
+                       r"tail_ = task;")
+LIFO_PUSH = "task->queue_next = head_;\n  head_ = task;\n  if (!tail_) tail_ = task;"
+
+
+def points_of(grader, builddir, chapter):
+    table = subprocess.run([grader, "--builddir", builddir, "--points", chapter[:2]],
+                           capture_output=True, text=True, check=True).stdout
+    return int(next(line for line in table.splitlines() if chapter in line).split("|")[3])
+
+
+def break_run_queue(where):
+    path = os.path.join(where, "chapters", REGRESSION_CHAPTER, "rt", "scheduler", "run_queue.cpp")
+    with open(path) as f:
+        text = f.read()
+    broken, count = FIFO_PUSH.subn(LIFO_PUSH, text)
+    with open(path, "w") as f:
+        f.write(broken)
+    return count == 1
+
+
+def grade_chapter_02(grader, builddir, workdir, where, scratch, name, *extra):
+    json_path = os.path.join(scratch, name + ".json")
+    finished, seconds = grade(grader, builddir, workdir, where, json_path, *PLAIN, *extra,
+                              chapter=REGRESSION_CHAPTER)
+    print(f"--- {name}: exit {finished.returncode} in {seconds:.0f} s")
+    return finished, load(json_path) or {"tests": [], "score": None, "max_score": None}
+
+
+def check_regressions_counted(grader, builddir, source_root, workdir, scratch):
+    """Chapter 02's grade counts chapter 01's tests on chapter 02's runtime."""
+    own = points_of(grader, builddir, REGRESSION_CHAPTER)
+    earlier = points_of(grader, builddir, CHAPTER)
+    where = os.path.join(scratch, "chapter-02")
+    make_submission(source_root, where, "solution", None, {}, {})
+    solve(source_root, where, REGRESSION_CHAPTER)
+    finished, record = grade_chapter_02(grader, builddir, workdir, where, scratch, "honest 02")
+    check(record["score"] == record["max_score"] == own + earlier and finished.returncode == 0,
+          f"an honest chapter 02 scores {own + earlier}: its tests and chapter 01's, all counted",
+          f"{record['score']}/{record['max_score']}: {finished.stdout[-1500:]}")
+
+    check(break_run_queue(where), "chapter 02's run queue can be made LIFO for this check")
+    finished, record = grade_chapter_02(grader, builddir, workdir, where, scratch, "breaks 02")
+    tests = {(t["test_chapter"], t["name"]): t for t in record["tests"]}
+    broken = tests.get((CHAPTER, BROKEN_TEST), {})
+    lost = sum(t["points_possible"] for t in record["tests"] if t["status"] != "pass")
+    check(broken.get("regression") and broken.get("counted") and broken.get("status") != "pass"
+          and record["max_score"] == own + earlier and record["score"] == own + earlier - lost
+          and lost >= broken.get("points_possible", 1) and finished.returncode == 1,
+          "a chapter 02 answer that breaks a chapter 01 test loses its points in chapter 02",
+          f"{record['score']}/{record['max_score']}, lost {lost}: {broken}")
+    line = f"(regression, chapter {CHAPTER}: broken by {REGRESSION_CHAPTER}) {BROKEN_TEST}"
+    check(line in finished.stdout and
+          f'the code of {REGRESSION_CHAPTER} breaks' in finished.stdout and
+          f'{CHAPTER} "{BROKEN_TEST}"' in finished.stdout,
+          "the report names the earlier chapter and the test that broke", finished.stdout[-2500:])
+
+    finished, record = grade_chapter_02(grader, builddir, workdir, where, scratch, "breaks 02, "
+                                        "--no-count-regressions", "--no-count-regressions")
+    regressions = [t for t in record["tests"] if t["regression"]]
+    check(record["max_score"] == own and regressions and
+          not any(t["counted"] for t in regressions),
+          "--no-count-regressions shows chapter 01's tests without counting them",
+          f"{record['score']}/{record['max_score']}")
 
 
 def main():
@@ -320,6 +495,8 @@ def main():
         workdir = os.path.join(scratch, "work")
         for case in CASES:
             run_case(grader, builddir, source_root, workdir, scratch, case)
+        check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
+        check_regressions_counted(grader, builddir, source_root, workdir, scratch)
     return summary()
 
 

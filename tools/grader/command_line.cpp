@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -22,7 +23,8 @@ constexpr double max_timeout_seconds = 3600;
 constexpr int max_repeat = 1000;
 
 struct Switches {
-  std::string sanitizer;
+  std::vector<std::string> modes;
+  bool no_count_regressions = false;
   bool sandbox = false;
   bool no_sandbox = false;
 };
@@ -41,14 +43,21 @@ void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_option("--builddir", o.builddir, "the meson build directory")->capture_default_str()
       ->type_name("DIR");
   app.add_flag("--solutions", o.solutions, "grade solutions/ instead of chapters/");
-  app.add_option("--sanitize", s.sanitizer, "build and run under a sanitizer")
-      ->check(CLI::IsMember({"thread", "address"}));
+  app.add_option("--sanitize", s.modes,
+                 "build and run every test in MODE: plain, thread (ThreadSanitizer), address "
+                 "(AddressSanitizer), or all three; repeatable; a test scores only if it passes "
+                 "in every mode (default: plain; with --submission: all)")
+      ->check(CLI::IsMember({"plain", "thread", "address", "all"}))
+      ->allow_extra_args(false)
+      ->type_name("MODE");
   app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default")
       ->type_name("SECONDS");
   app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass")
       ->type_name("N");
   app.add_flag("--count-regressions", o.count_regressions,
-               "count earlier chapters' tests in the score");
+               "count earlier chapters' tests in the score (the default with --submission)");
+  app.add_flag("--no-count-regressions", s.no_count_regressions,
+               "with --submission: show earlier chapters' tests without counting them");
   app.add_flag("--own-tests", o.own_tests_only,
                "grade each chapter on its own tests only, without earlier chapters' (regressions)");
   app.add_option("--filter", o.filter, "only run tests whose name contains SUBSTRING")
@@ -88,6 +97,9 @@ void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_flag("--brief", o.brief,
                "show what went wrong for the first failure of each kind only (fail, crash, "
                "timeout, ...); the others get their line");
+  app.add_flag("--build-only", o.build_only,
+               "build every test binary grading needs, in every mode, and run no test "
+               "(the Gradescope bundle's setup.sh)");
   app.add_flag("--points", o.points,
                "print each chapter's tests and points, read from the test sources, and exit");
 }
@@ -165,9 +177,38 @@ void check_combinations(const Options& o) {
     throw UsageError("--solutions grades the course's own solutions: drop --submission");
   if (o.own_tests_only && o.count_regressions)
     throw UsageError("--own-tests and --count-regressions cannot be combined");
+  if (!o.binaries.empty() && o.modes.size() > 1)
+    throw UsageError("--binary runs a binary built in one mode: give --sanitize once");
+  if (!o.binaries.empty() && o.build_only)
+    throw UsageError("--build-only builds the course's tests: not with --binary");
   if (o.all && !o.chapters.empty())
     throw UsageError("--all grades every chapter: name chapters, or --all, not both");
   if (o.all && !o.binaries.empty()) throw UsageError("--all cannot be combined with --binary");
+}
+
+// The modes named, in the order they run (plain, thread, address), each once.
+std::vector<Sanitizer> modes_named(const std::vector<std::string>& names, bool submission) {
+  if (names.empty()) return submission ? every_mode() : std::vector<Sanitizer>{Sanitizer::none};
+  auto named = [&names](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  std::vector<Sanitizer> modes;
+  for (Sanitizer mode : every_mode())
+    if (named("all") || named(mode_name(mode))) modes.push_back(mode);
+  return modes;
+}
+
+// The instructor grades finished work: a chapter's answer that breaks an
+// earlier chapter's test loses those points. A student's own grade shows
+// such tests apart, since stubs left mid-chapter break them too.
+void choose_counting(Options& o, const Switches& s) {
+  if (o.count_regressions && s.no_count_regressions)
+    throw UsageError("--count-regressions and --no-count-regressions contradict each other");
+  if (s.no_count_regressions && o.submission.empty())
+    throw UsageError("--no-count-regressions goes with --submission (without it, earlier "
+                     "chapters' tests are not counted unless --count-regressions is given)");
+  o.count_regressions = o.count_regressions || (!o.submission.empty() &&
+                                                !s.no_count_regressions && !o.own_tests_only);
 }
 
 }  // namespace
@@ -189,7 +230,7 @@ Options parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
-  options.sanitizer = sanitizer_from_name(switches.sanitizer);
+  options.modes = modes_named(switches.modes, !options.submission.empty());
   if (switches.sandbox && switches.no_sandbox)
     throw UsageError("--sandbox and --no-sandbox contradict each other");
   // Root is where instructors' platforms (Gradescope, CI) run the grader;
@@ -197,6 +238,7 @@ Options parse_command_line(int argc, char** argv) {
   options.sandbox = switches.sandbox || (geteuid() == 0 && !switches.no_sandbox);
   check_numbers(options);
   check_combinations(options);
+  choose_counting(options, switches);
   check_writable("--json", options.json_file);
   check_writable("--gradescope", options.gradescope_file);
   if (grades_kept(options)) check_writable("--grades", options.grades_file);

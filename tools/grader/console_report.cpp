@@ -51,7 +51,7 @@ std::size_t terminal_width() {
 }
 
 int detail_limit(const std::string& message) {
-  if (message.find("ThreadSanitizer") != std::string::npos) return race_report_lines;
+  if (message.find("ThreadSanitizer: ") != std::string::npos) return race_report_lines;
   if (message.find("What it was doing") != std::string::npos) return hang_report_lines;
   return detail_lines;
 }
@@ -70,11 +70,24 @@ void print_details(const std::string& message) {
   }
 }
 
+// A counted regression that fails names what broke: an earlier chapter's
+// test that this chapter's code makes fail.
 std::string label(const TestResult& r) {
   if (r.hidden) return "(hidden) " + r.name;
   if (!r.regression) return r.name;
+  if (r.counted && r.status != Status::pass)
+    return fmt::format("(regression, chapter {}: broken by {}) {}", r.test_chapter, r.chapter,
+                       r.name);
   return fmt::format("(regression, chapter {}{}) {}", r.test_chapter,
                      r.counted ? "" : ", not counted", r.name);
+}
+
+// The mode a test failed in, when it is not plain: "sanitizer (thread)".
+std::string status_text(const TestResult& r) {
+  std::string status = status_name(r.status);
+  if (!r.failed_mode.empty() && r.failed_mode != "plain") status += " (" + r.failed_mode + ")";
+  if (r.failed_runs > 0 && r.runs > 1) status += fmt::format(" {}/{}", r.failed_runs, r.runs);
+  return status;
 }
 
 std::string timing(const TestResult& r) {
@@ -130,6 +143,10 @@ void print_chapter_score(const std::string& chapter, const std::vector<TestResul
   if (regressions > 0)
     fmt::print(" (earlier chapters' tests, not counted: {} of {} pass)", regressions_passed,
                regressions);
+  // Counted (none of them was left out above), what broke is part of the
+  // grade: said under it.
+  std::string broke = what_broke(results, chapter);
+  if (!broke.empty() && regressions == 0) fmt::print("\n{}", printable(broke));
   fmt::print("\n\n");
   std::fflush(stdout);
 }
@@ -143,9 +160,7 @@ bool ConsoleReport::show_details(Status status) {
 }
 
 void ConsoleReport::print_result_line(const TestResult& r) {
-  std::string status = status_name(r.status);
-  if (r.failed_runs > 0 && r.runs > 1) status += fmt::format(" {}/{}", r.failed_runs, r.runs);
-  print_row(r.chapter, status, points_column(r.counted, r.points_earned, r.points_possible),
+  print_row(r.chapter, status_text(r), points_column(r.counted, r.points_earned, r.points_possible),
             timing(r), label(r));
   if (show_details(r.status)) print_details(r.message);
   std::fflush(stdout);

@@ -98,14 +98,18 @@ GradingPlan plan_from_manifest(const Options& options) {
     request.submission = options.submission.empty() ? manifest.source_root : options.submission;
     request.hidden = options.hidden;
     request.workdir = options.workdir.empty() ? options.builddir + "/submission" : options.workdir;
-    request.sanitizer = options.sanitizer;
+    request.modes = options.modes;
     plan.copy = prepare_copy(request);
     plan.copied = true;
-    plan.build_dir = plan.copy.build_dir;
+    for (std::size_t i = 0; i < options.modes.size(); ++i)
+      plan.builds.push_back({options.modes[i], plan.copy.build_dirs[i]});
     source_root = plan.copy.source_root;
   } else {
-    plan.build_dir = prepare_build_dir(options.builddir, manifest.source_root, options.sanitizer);
+    for (Sanitizer mode : options.modes)
+      plan.builds.push_back(
+          {mode, prepare_build_dir(options.builddir, manifest.source_root, mode)});
   }
+  plan.build_dir = plan.builds.front().build_dir;
   plan.source_root = source_root;
   std::string flavour = options.solutions ? "solutions" : "chapters";
   for (const std::string& chapter : selected) {
@@ -120,6 +124,7 @@ GradingPlan plan_from_manifest(const Options& options) {
 
 GradingPlan plan_from_binaries(const Options& options) {
   GradingPlan plan;
+  plan.builds = {{options.modes.front(), {}}};
   std::vector<DeclaredTest> tests = declared_tests(options.sources);
   for (const std::string& path : options.binaries) {
     std::string name = file_name(path);

@@ -32,8 +32,15 @@ struct ChapterPlan {
   std::string objects_dir;
 };
 
+// Where the tests of one mode (plain, or under a sanitizer) are built.
+struct ModeBuild {
+  Sanitizer mode = Sanitizer::none;
+  std::string build_dir;  // empty for --binary
+};
+
 struct GradingPlan {
-  std::string build_dir;
+  std::string build_dir;  // the first mode's: where binary paths and objects are
+  std::vector<ModeBuild> builds;  // one per mode, in the order they run
   std::string source_root;  // of what is built: the course, or its copy
   std::vector<ChapterPlan> chapters;
   // Filled in for --submission and --hidden, which grade a pristine copy.
@@ -42,8 +49,8 @@ struct GradingPlan {
 };
 
 // From the manifest in --builddir: the build directory itself, a sanitizer
-// build directory next to it, or a pristine copy for --submission and
-// --hidden. Throws UsageError.
+// build directory next to it (one per mode), or a pristine copy for
+// --submission and --hidden. Throws UsageError.
 GradingPlan plan_from_manifest(const Options& options);
 
 // One "chapter" per --binary, named after the file, its tests read from

@@ -2,6 +2,7 @@
 #include "grading_session.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -10,14 +11,30 @@
 #include "build.hpp"
 #include "grade_record.hpp"
 #include "integrity.hpp"
+#include "manifest.hpp"
 #include "score.hpp"
 #include "usage_error.hpp"
 
 namespace grader {
 
+namespace {
+
+// The chapters as scripts/grade takes them: "2", "1-3", or "1 3".
+std::string chapters_argument(const std::vector<std::string>& chapters) {
+  std::vector<int> numbers;
+  for (const std::string& chapter : chapters) numbers.push_back(std::stoi(chapter_number(chapter)));
+  bool contiguous = numbers.back() - numbers.front() + 1 == static_cast<int>(numbers.size());
+  if (numbers.size() > 1 && contiguous)
+    return fmt::format("{}-{}", numbers.front(), numbers.back());
+  return fmt::format("{}", fmt::join(numbers, " "));
+}
+
+}  // namespace
+
 GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
     : options_(options),
       build_dir_(plan.build_dir),
+      builds_(plan.builds),
       source_root_(plan.source_root),
       area_(options.sandbox),
       console_(ConsoleSettings{options.every_test, options.brief}) {
@@ -27,11 +44,11 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
     for (const TestBinary& binary : chapter.binaries)
       for (const DeclaredTest& test : binary.tests) tests_planned_ += selected(test.name);
   // The mutation check (--first-failure) asks only whether a test failed.
-  settings_ = {options.sanitizer, options.timeout, options.repeat, !options.first_failure};
+  settings_ = {options.modes.front(), options.timeout, options.repeat, !options.first_failure};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
                                            : "chapters";
-  run_.sanitizer = options.sanitizer;
+  run_.modes = options.modes;
   run_.repeat = options.repeat;
   run_.sandbox = options.sandbox;
   run_.strict = options.strict;
@@ -50,26 +67,32 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
   }
 }
 
-void GradingSession::build_all(const GradingPlan& plan) {
+bool GradingSession::build_all(const GradingPlan& plan) {
   // --first-failure stops at the first failing test: the binaries after it
   // need not be built at all.
-  if (options_.first_failure) return;
+  if (options_.first_failure) return true;
   std::vector<std::string> targets;
   for (const ChapterPlan& chapter : plan.chapters)
     for (const TestBinary& binary : chapter.binaries)
-      if (!binary.target.empty() &&
+      if (!binary.target.empty() && any_selected(binary) &&
           std::find(targets.begin(), targets.end(), binary.target) == targets.end())
         targets.push_back(binary.target);
-  if (targets.size() < 2) return;
-  print_progress(fmt::format("building {} test binaries", targets.size()));
-  // What fails here is built again, alone, by grade_binary, which reports
-  // its errors under its own chapter.
-  build_targets(build_dir_, targets, [&](int step, int steps) {
-    show_status(fmt::format("building, step {}/{}, then {}", step, steps, tests_left()));
-  });
+  if (targets.empty() || (targets.size() < 2 && !options_.build_only)) return true;
+  bool built = true;
+  for (const ModeBuild& build : builds_) {
+    std::string mode = builds_.size() > 1 ? " (" + mode_name(build.mode) + ")" : "";
+    print_progress(fmt::format("building {} test binaries{}", targets.size(), mode));
+    // What fails here is built again, alone, by grade_binary, which reports
+    // its errors under its own chapter.
+    built = build_targets(build.build_dir, targets, [&](int step, int steps) {
+      show_status(fmt::format("building{}, step {}/{}, then {}", mode, step, steps, tests_left()));
+    }).ok && built;
+  }
+  return built;
 }
 
 void GradingSession::grade(const ChapterPlan& chapter) {
+  graded_chapters_.push_back(chapter.chapter);
   for (const TestBinary& binary : chapter.binaries)
     if (!stopped_) grade_binary(chapter, binary);
   scan(chapter);
@@ -86,37 +109,57 @@ int GradingSession::finish() {
   std::string note = !run_.scan_error.empty() ? " (not scored: the integrity scan could not complete)"
                      : zeroed_by_strict(run_) ? " (--strict: the integrity report is not empty)"
                                               : "";
+  std::string advice = how_to_grade_as_instructor();
+  if (!advice.empty()) print_line(advice);
   print_final_score(final_score(run_), note);
   if (write_failed_) return 2;
   return full && !zeroed_by_strict(run_) && run_.scan_error.empty() ? 0 : 1;
 }
 
+std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& chapter,
+                                                          const TestBinary& binary) {
+  std::vector<ModeBinary> runnables;
+  for (const ModeBuild& build : builds_) {
+    bool several = builds_.size() > 1;
+    std::string mode = several ? mode_phrase(build.mode) + ": " : "";
+    std::string path = binary.target.empty() ? binary.path : build.build_dir + "/" + binary.target;
+    if (!binary.target.empty()) {
+      print_progress("building " + binary.target + (several ? " " + mode_phrase(build.mode) : ""));
+      // Built every time: a binary left by an earlier successful build must
+      // not be graded when the code no longer compiles.
+      BuildResult built = build_target(build.build_dir, binary.target, [&](int step, int steps) {
+        show_status(fmt::format("{}: building, step {}/{}, then {}: {}", chapter.chapter, step,
+                                steps, tests_left(), binary.target));
+      });
+      if (!built.ok) {
+        report_not_compiling(chapter.chapter, binary, mode + built.errors);
+        return {};
+      }
+      // The chapter's own tests include the student's headers like every
+      // other: their objects (the first mode's) are enough to scan.
+      if (!binary.regression && runnables.empty()) test_object_dirs_.push_back(path + ".p");
+    }
+    try {
+      runnables.push_back({build.mode, area_.install(path)});
+    } catch (const std::filesystem::filesystem_error& e) {
+      report_not_compiling(chapter.chapter, binary,
+                           mode + "cannot read the test binary " + path + ": " + e.what());
+      return {};
+    }
+  }
+  return runnables;
+}
+
 void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& binary) {
-  if (!binary.target.empty()) {
-    print_progress("building " + binary.target);
-    // Built every time: a binary left by an earlier successful build must
-    // not be graded when the code no longer compiles.
-    BuildResult built = build_target(build_dir_, binary.target, [&](int step, int steps) {
-      show_status(fmt::format("{}: building, step {}/{}, then {}: {}", chapter.chapter, step,
-                              steps, tests_left(), binary.target));
-    });
-    if (!built.ok) return report_not_compiling(chapter.chapter, binary, built.errors);
-    // The chapter's own tests include the student's headers like every
-    // other: their objects are enough to scan.
-    if (!binary.regression) test_object_dirs_.push_back(binary.path + ".p");
-  }
-  std::string runnable;
-  try {
-    runnable = area_.install(binary.path);
-  } catch (const std::filesystem::filesystem_error& e) {
-    return report_not_compiling(chapter.chapter, binary,
-                                "cannot read the test binary " + binary.path + ": " + e.what());
-  }
+  // Nothing to build for a binary none of whose tests --filter keeps.
+  if (!any_selected(binary)) return;
+  std::vector<ModeBinary> runnables = build_and_install(chapter, binary);
+  if (runnables.empty()) return;
   for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
     show_status(fmt::format("{}: test {}/{}, {}: {}", chapter.chapter, tests_done_ + 1,
                             tests_planned_, tests_left(), test.name));
-    TestResult result = run_test(runnable, test, settings_, area_);
+    TestResult result = run_test_in_modes(runnables, test, settings_, area_);
     TestResult owner = blank_result(chapter.chapter, binary);
     result.chapter = owner.chapter;
     result.test_chapter = owner.test_chapter;
@@ -189,6 +232,23 @@ bool GradingSession::selected(const std::string& test_name) const {
   return test_name.find(options_.filter) != std::string::npos;
 }
 
+bool GradingSession::any_selected(const TestBinary& binary) const {
+  return std::any_of(binary.tests.begin(), binary.tests.end(),
+                     [this](const DeclaredTest& test) { return selected(test.name); });
+}
+
+// Said once, under a student's own plain grade: how to grade as the
+// instructor does (every mode, earlier chapters' tests counted).
+std::string GradingSession::how_to_grade_as_instructor() const {
+  if (!grades_kept(options_) || options_.modes.size() != 1 ||
+      options_.modes.front() != Sanitizer::none || graded_chapters_.empty())
+    return {};
+  return fmt::format("The instructor's grade also runs each test under ThreadSanitizer and "
+                     "AddressSanitizer, and counts earlier chapters' tests; to grade that way: "
+                     "./scripts/grade {} --sanitize all --count-regressions",
+                     chapters_argument(graded_chapters_));
+}
+
 void GradingSession::add(TestResult result, bool print) {
   if (!result.counted || result.status != Status::pass) result.points_earned = 0;
   ++tests_done_;
@@ -209,7 +269,7 @@ void GradingSession::record_chapter(const std::string& chapter) {
   grade.score = score.earned;
   grade.max_score = score.possible;
   grade.graded_at = local_time_now();
-  grade.sanitizer = sanitizer_name(options_.sanitizer);
+  grade.sanitizer = modes_label(options_.modes);
   grade.repeat = options_.repeat;
   for (const TestResult& r : run_.results) {
     if (r.chapter != chapter || !r.counted) continue;

@@ -21,9 +21,10 @@ class GradingSession {
   // Throws UsageError when a result file cannot be written.
   GradingSession(const Options& options, const GradingPlan& plan);
 
-  // Builds every test binary of the plan in one ninja call, before the
-  // first is graded: one call keeps both cores busy across binaries.
-  void build_all(const GradingPlan& plan);
+  // Builds every test binary of the plan in one ninja call per mode, before
+  // the first is graded: one call keeps both cores busy across binaries.
+  // Returns false when --build-only found something that does not build.
+  bool build_all(const GradingPlan& plan);
 
   void grade(const ChapterPlan& chapter);
 
@@ -32,6 +33,11 @@ class GradingSession {
 
  private:
   void grade_binary(const ChapterPlan& chapter, const TestBinary& binary);
+  // The binary built and installed in every mode; empty when it does not
+  // build in one of them (reported as such).
+  std::vector<ModeBinary> build_and_install(const ChapterPlan& chapter, const TestBinary& binary);
+  bool any_selected(const TestBinary& binary) const;
+  std::string how_to_grade_as_instructor() const;
   void report_not_compiling(const std::string& chapter, const TestBinary& binary,
                             const std::string& errors);
   void scan(const ChapterPlan& chapter);
@@ -43,7 +49,9 @@ class GradingSession {
   std::string tests_left() const;
 
   Options options_;
-  std::string build_dir_;
+  std::string build_dir_;  // the first mode's
+  std::vector<ModeBuild> builds_;
+  std::vector<std::string> graded_chapters_;
   std::string source_root_;
   RunSettings settings_;
   RunArea area_;

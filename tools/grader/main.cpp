@@ -55,7 +55,8 @@ int grade(grader::Options options) {
   grader::GradingPlan plan = options.binaries.empty() ? grader::plan_from_manifest(options)
                                                       : grader::plan_from_binaries(options);
   grader::GradingSession session(options, plan);
-  session.build_all(plan);
+  bool built = session.build_all(plan);
+  if (options.build_only) return built ? 0 : 1;
   for (const grader::ChapterPlan& chapter : plan.chapters) session.grade(chapter);
   return session.finish();
 }

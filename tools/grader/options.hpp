@@ -17,9 +17,14 @@ struct Options {
   std::string grades_file;
   std::string builddir = "build";
   bool solutions = false;  // grade solutions/ instead of chapters/
-  Sanitizer sanitizer = Sanitizer::none;
+  // The modes every test runs in (--sanitize, repeatable): plain, under
+  // ThreadSanitizer, under AddressSanitizer; a test scores only if it passes
+  // in each. Plain alone by default; all three by default with --submission.
+  std::vector<Sanitizer> modes = {Sanitizer::none};
   std::optional<double> timeout;  // seconds, replaces the computed budget
   int repeat = 1;
+  // Earlier chapters' tests count in the score: with --count-regressions,
+  // and by default with --submission (--no-count-regressions: not).
   bool count_regressions = false;
   bool own_tests_only = false;  // skip earlier chapters' tests (regressions)
   std::string filter;                 // only tests whose name contains this
@@ -35,6 +40,7 @@ struct Options {
   bool sandbox = false;
   bool strict = false;
   bool points = false;  // only print each chapter's tests and points
+  bool build_only = false;  // build what grading needs in every mode, run nothing (setup.sh)
   bool first_failure = false;  // stop at the first test that fails (the mutation check)
   bool every_test = false;     // print every test on its own line, nothing folded
   bool brief = false;          // the details of only the first failure of each kind

@@ -50,6 +50,13 @@ json seconds(double value) {
   return std::round(value * 1000) / 1000;
 }
 
+// {"plain": "pass", "thread": "sanitizer"}: each mode the test ran in.
+json modes_json(const TestResult& r) {
+  json modes = json::object();
+  for (const auto& [mode, status] : r.modes) modes[mode] = status_name(status);
+  return modes;
+}
+
 json test_json(const TestResult& r) {
   return {{"chapter", r.chapter},
           {"test_chapter", r.test_chapter},
@@ -60,6 +67,8 @@ json test_json(const TestResult& r) {
           {"regression", r.regression},
           {"hidden", r.hidden},
           {"status", status_name(r.status)},
+          {"modes", modes_json(r)},
+          {"failed_mode", r.failed_mode},
           {"exercise", r.exercise},
           {"seconds", seconds(r.seconds)},
           {"runs", r.runs},
@@ -92,11 +101,39 @@ std::string gradescope_name(const TestResult& r) {
   return fmt::format("[{}] {}", r.chapter, r.name);
 }
 
-std::string gradescope_output(const TestResult& r) {
+// "pass (plain, thread, address)", "sanitizer (thread)": which modes it
+// passed in, or the one it failed in.
+std::string status_and_modes(const TestResult& r) {
   std::string text = status_name(r.status);
+  if (r.status != Status::pass) return r.failed_mode.empty() ? text : text + " (" + r.failed_mode + ")";
+  std::string modes;
+  for (const auto& [mode, status] : r.modes) modes += (modes.empty() ? "" : ", ") + mode;
+  return r.modes.size() > 1 ? text + " (" + modes + ")" : text;
+}
+
+std::string gradescope_output(const TestResult& r) {
+  std::string text = status_and_modes(r);
+  if (r.regression && r.counted && r.status != Status::pass)
+    text += fmt::format("\nThis is chapter {}'s test, and it fails on the chapter {} runtime: "
+                        "what it checks was broken by the code of {}, and it counts against it.",
+                        r.test_chapter, r.chapter, r.chapter);
   if (!r.message.empty()) text += "\n" + r.message;
   if (r.status != Status::pass && !r.output.empty())
     text += "\n\noutput:\n" + cut(r.output, output_limit);
+  return text;
+}
+
+json modes_names(const std::vector<Sanitizer>& modes) {
+  json names = json::array();
+  for (Sanitizer mode : modes) names.push_back(mode_name(mode));
+  return names;
+}
+
+// "plain, under ThreadSanitizer and under AddressSanitizer".
+std::string modes_sentence(const std::vector<Sanitizer>& modes) {
+  std::string text;
+  for (std::size_t i = 0; i < modes.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == modes.size() ? " and " : ", ") + mode_phrase(modes[i]);
   return text;
 }
 
@@ -156,7 +193,8 @@ std::string grader_json(const GradingRun& run) {
   json tests = json::array();
   for (const TestResult& r : run.results) tests.push_back(test_json(r));
   json document = {{"flavour", run.flavour},
-                   {"sanitizer", sanitizer_name(run.sanitizer)},
+                   {"sanitizer", modes_label(run.modes)},
+                   {"modes", modes_names(run.modes)},
                    {"repeat", run.repeat},
                    {"sandbox", run.sandbox},
                    {"complete", run.complete},
@@ -173,9 +211,14 @@ std::string gradescope_json(const GradingRun& run) {
   for (const std::string& chapter : chapters_in(run.results)) {
     Score score = final_score(run, chapter);
     summary += fmt::format("{}: {}/{}\n", chapter, score.earned, score.possible);
+    std::string broke = what_broke(run.results, chapter);
+    if (!broke.empty()) summary += "  " + broke + "\n";
   }
   Score total = final_score(run);
   summary += fmt::format("Score: {}/{}", total.earned, total.possible);
+  if (run.modes.size() > 1)
+    summary += fmt::format(" (each test run {}; it scores only if it passes in every one)",
+                           modes_sentence(run.modes));
   if (!run.complete) summary += " (grading did not finish)";
   std::string integrity = integrity_summary(run);
   if (!integrity.empty()) summary += "\n\n" + integrity;

@@ -17,7 +17,7 @@ namespace grader {
 
 struct GradingRun {
   std::string flavour;  // "chapters", "solutions" or "binaries"
-  Sanitizer sanitizer = Sanitizer::none;
+  std::vector<Sanitizer> modes = {Sanitizer::none};  // each test ran in every one
   int repeat = 1;
   bool sandbox = false;
   bool complete = false;  // false while tests are still running

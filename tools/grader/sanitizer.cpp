@@ -24,6 +24,33 @@ std::string sanitizer_name(Sanitizer s) {
   return "none";
 }
 
+std::string mode_name(Sanitizer s) {
+  return s == Sanitizer::none ? "plain" : sanitizer_name(s);
+}
+
+std::string mode_phrase(Sanitizer s) {
+  switch (s) {
+    case Sanitizer::thread:
+      return "under ThreadSanitizer";
+    case Sanitizer::address:
+      return "under AddressSanitizer";
+    case Sanitizer::none:
+      break;
+  }
+  return "plain";
+}
+
+std::vector<Sanitizer> every_mode() {
+  return {Sanitizer::none, Sanitizer::thread, Sanitizer::address};
+}
+
+std::string modes_label(const std::vector<Sanitizer>& modes) {
+  if (modes.size() == 1) return sanitizer_name(modes.front());
+  std::string label;
+  for (Sanitizer mode : modes) label += (label.empty() ? "" : "+") + mode_name(mode);
+  return label;
+}
+
 namespace {
 
 bool starts_report(const std::string& line) {

@@ -1,6 +1,8 @@
 // Adding up points; see score.hpp.
 #include "score.hpp"
 
+#include <fmt/format.h>
+
 namespace grader {
 
 Score counted_score(const std::vector<TestResult>& results, const std::string& chapter) {
@@ -21,6 +23,21 @@ bool full_marks(const std::vector<TestResult>& results) {
     if (r.status != Status::pass) return false;
   }
   return counted > 0;
+}
+
+std::string what_broke(const std::vector<TestResult>& results, const std::string& chapter) {
+  std::string names;
+  int broken = 0;
+  bool counted = false;
+  for (const TestResult& r : results) {
+    if (r.chapter != chapter || !r.regression || r.status == Status::pass) continue;
+    counted = counted || r.counted;
+    names += fmt::format("{}{} \"{}\"", broken++ == 0 ? "" : ", ", r.test_chapter, r.name);
+  }
+  if (broken == 0) return {};
+  return fmt::format("the code of {} breaks {} earlier {}{}: {}", chapter, broken,
+                     broken == 1 ? "chapter's test" : "chapters' tests",
+                     counted ? " (counted against it)" : " (not counted)", names);
 }
 
 }  // namespace grader

@@ -23,4 +23,10 @@ Score counted_score(const std::vector<TestResult>& results, const std::string& c
 // Every counted test passed (and there was at least one).
 bool full_marks(const std::vector<TestResult>& results);
 
+// What `chapter`'s code broke: the earlier chapters' tests that fail on its
+// runtime, as one line ("the code of 02-wakers breaks 2 earlier chapters'
+// tests (counted against it): 01-executor "name", ..."); empty when none
+// failed.
+std::string what_broke(const std::vector<TestResult>& results, const std::string& chapter);
+
 }  // namespace grader

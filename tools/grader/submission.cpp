@@ -231,9 +231,13 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
   remove_stale(copy, plan);
   write_hidden_lists(copy, request, plan);
 
-  prepared.build_dir =
-      (fs::path(request.workdir) / ("build-" + sanitizer_name(request.sanitizer))).string();
-  configure(copy.string(), prepared.build_dir, request.sanitizer);
+  // build-none is the plain build: the name it had before there were modes,
+  // so that a work folder prepared then is still used.
+  for (Sanitizer mode : request.modes) {
+    std::string dir = (fs::path(request.workdir) / ("build-" + sanitizer_name(mode))).string();
+    configure(copy.string(), dir, mode);
+    prepared.build_dirs.push_back(dir);
+  }
   return prepared;
 }
 

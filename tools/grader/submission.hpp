@@ -20,7 +20,7 @@ struct ChangedFile {
 
 struct PreparedCopy {
   std::string source_root;  // the copy, ready to build
-  std::string build_dir;    // configured for it
+  std::vector<std::string> build_dirs;  // configured for it, one per mode of the request
   std::vector<std::string> student_files;  // in the copy, as taken from the submission
   std::vector<ChangedFile> other_changes;  // in the submission, not used
   std::vector<std::string> missing;        // starter files the submission lacks
@@ -31,8 +31,8 @@ struct CopyRequest {
   std::vector<std::string> chapters;  // every chapter of the course
   std::string submission;   // the student's repository (or the course itself)
   std::string hidden;       // an instructor's hidden tests, or empty
-  std::string workdir;      // holds course/ and build-<sanitizer>/
-  Sanitizer sanitizer = Sanitizer::none;
+  std::string workdir;      // holds course/ and build-<sanitizer>/ for each mode
+  std::vector<Sanitizer> modes = {Sanitizer::none};
 };
 
 // Throws UsageError when the submission or the copy cannot be prepared.

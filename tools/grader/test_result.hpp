@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace grader {
 
@@ -35,6 +37,11 @@ struct TestResult {
   double seconds = 0;
   int runs = 0;
   int failed_runs = 0;
+  // Each mode the test ran in ("plain", "thread", "address") and how it
+  // ended there; modes after the first failure are not run. `failed_mode`
+  // is the mode whose failure is shown, empty when it passed.
+  std::vector<std::pair<std::string, Status>> modes;
+  std::string failed_mode;
   std::string exercise;  // not_started: the exercise it needs, "01 name (file)"
   std::string message;   // why it did not pass
   std::string output;   // what it printed (bounded)

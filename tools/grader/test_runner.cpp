@@ -79,7 +79,46 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
     result.message = fmt::format("failed {} of {} runs; the first failure:\n{}", result.failed_runs,
                                  result.runs, result.message);
   result.points_earned = result.status == Status::pass ? test.points : 0;
+  result.modes = {{mode_name(settings.sanitizer), result.status}};
+  if (result.status != Status::pass) result.failed_mode = mode_name(settings.sanitizer);
   return result;
+}
+
+namespace {
+
+// What a failure in one of several modes says first: where it failed.
+std::string mode_failure(Sanitizer mode, const std::vector<std::string>& passed_in) {
+  std::string text = "failed " + mode_phrase(mode);
+  for (std::size_t i = 0; i < passed_in.size(); ++i)
+    text += (i == 0 ? " (it passed " : i + 1 == passed_in.size() ? " and " : ", ") + passed_in[i];
+  return text + (passed_in.empty() ? "" : ")");
+}
+
+}  // namespace
+
+TestResult run_test_in_modes(const std::vector<ModeBinary>& binaries, const DeclaredTest& test,
+                             RunSettings settings, RunArea& area) {
+  TestResult total;
+  std::vector<std::string> passed_in;
+  double seconds = 0;
+  for (const ModeBinary& binary : binaries) {
+    settings.sanitizer = binary.mode;
+    TestResult result = run_test(binary.path, test, settings, area);
+    seconds += result.seconds;
+    std::vector<std::pair<std::string, Status>> modes = total.modes;
+    modes.push_back(result.modes.front());
+    total = std::move(result);
+    total.modes = std::move(modes);
+    if (total.status != Status::pass) {
+      if (binaries.size() > 1)
+        total.message = mode_failure(binary.mode, passed_in) + ":\n" + total.message;
+      break;
+    }
+    passed_in.push_back(mode_phrase(binary.mode));
+  }
+  // Runs stay those of the mode shown (--repeat's count); the time is all of it.
+  total.seconds = seconds;
+  return total;
 }
 
 }  // namespace grader

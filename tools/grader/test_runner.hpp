@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sandbox.hpp"
 #include "sanitizer.hpp"
@@ -26,5 +27,18 @@ struct RunSettings {
 // the private copy to run, installed in `area`.
 TestResult run_test(const std::string& binary, const DeclaredTest& test,
                     const RunSettings& settings, RunArea& area);
+
+// One mode's private copy of a test binary.
+struct ModeBinary {
+  Sanitizer mode = Sanitizer::none;
+  std::string path;
+};
+
+// The test in each mode in turn (settings.sanitizer is each one's): it
+// passes only if it passes in every mode. The first mode it fails in is
+// the result, its message saying which mode that was; the modes after it
+// are not run, since the test has lost its points already.
+TestResult run_test_in_modes(const std::vector<ModeBinary>& binaries, const DeclaredTest& test,
+                             RunSettings settings, RunArea& area);
 
 }  // namespace grader
