@@ -128,6 +128,9 @@ def main():
               setup.stdout[-2000:] + setup.stderr[-2000:])
         if setup.returncode != 0:
             return 1
+        hidden_mode = os.stat(os.path.join(autograder, "source", "hidden")).st_mode
+        check(hidden_mode & 0o077 == 0, "setup.sh leaves the hidden tests to root alone",
+              oct(hidden_mode))
         work = os.path.join(autograder, "work")
         prebuilt = [mode for mode in MODES
                     if os.path.isfile(os.path.join(work, f"build-{mode}", "tests",

@@ -411,6 +411,69 @@ def check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
           repr(plain.get("score")) + finished.stdout[-800:])
 
 
+SECRET = "hidden-test-secret-7f3a"
+HIDDEN_SECRET_TEST = """// An instructor's hidden test: """ + SECRET + """
+#include "graded.hpp"
+#include "rt/rt.hpp"
+
+TEST_CASE("a hidden test" * POINTS(1)) { CHECK(true); }
+"""
+# Before main, in every test: print every file of the copy's hidden tests
+# (HIDDEN, the folder a student could guess), then crash, so that the
+# output is shown.
+READ_HIDDEN = """
+#include <dirent.h>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+static const bool g_read_hidden = [] {
+  if (DIR* dir = opendir("HIDDEN")) {
+    while (dirent* entry = readdir(dir)) {
+      std::ifstream in(std::string("HIDDEN/") + entry->d_name);
+      std::string line;
+      while (std::getline(in, line)) std::cout << line << std::endl, std::cerr << line << std::endl;
+    }
+    closedir(dir);
+  } else {
+    std::perror("HIDDEN");
+  }
+  std::abort();
+  return true;
+}();
+"""
+
+
+def check_hidden_unreadable(grader, builddir, source_root, workdir, scratch):
+    """A sandboxed test cannot read the hidden tests' sources into a report."""
+    hidden = os.path.join(scratch, "secret-hidden", CHAPTER)
+    os.makedirs(hidden)
+    with open(os.path.join(hidden, "secret_test.cpp"), "w") as f:
+        f.write(HIDDEN_SECRET_TEST)
+    copied = os.path.join(workdir, "course", "tests", "hidden", CHAPTER)
+    where = os.path.join(scratch, "reads-hidden")
+    make_submission(source_root, where, "solution", None, {}, {})
+    with open(attacked_file(os.path.join(where, "chapters", CHAPTER), "read-hidden"), "a") as f:
+        f.write("\n" + READ_HIDDEN.replace("HIDDEN", copied))
+    json_path = os.path.join(scratch, "reads-hidden.json")
+    finished, seconds = grade(grader, builddir, workdir, where, json_path, "--hidden",
+                              os.path.dirname(hidden), "--filter", FIRST_TEST, *PLAIN)
+    print(f"--- reads the hidden tests: exit {finished.returncode} in {seconds:.0f} s")
+    with open(os.path.join(copied, "secret_test.cpp")) as f:
+        check(SECRET in f.read(), "the copy holds the hidden test where the attack looks")
+    record = load(json_path) or {"tests": []}
+    statuses = [t["status"] for t in record["tests"]]
+    check(statuses == ["crash"], "the attack ran: the test crashed after its look", repr(statuses))
+    leaked = SECRET in finished.stdout or SECRET in finished.stderr or SECRET in json.dumps(record)
+    check(record.get("score") == 0 and not leaked,
+          "a sandboxed test cannot read the copy's hidden tests into its report",
+          (finished.stdout + finished.stderr)[-1500:])
+    check("can be read by every user" in finished.stderr,
+          "the grader warns that the instructor's hidden folder is open to every user",
+          finished.stderr[-800:])
+
+
 REGRESSION_CHAPTER = "02-wakers"
 BROKEN_TEST = "spawned tasks run in the order they were spawned"
 # Chapter 02's run queue made LIFO: a chapter 01 promise (spawn order) broken.
@@ -497,6 +560,8 @@ def main():
             run_case(grader, builddir, source_root, workdir, scratch, case)
         check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
         check_regressions_counted(grader, builddir, source_root, workdir, scratch)
+        if ROOT:  # without root nothing is sandboxed, so nothing is closed to the test
+            check_hidden_unreadable(grader, builddir, source_root, workdir, scratch)
     return summary()
 
 

@@ -8,6 +8,7 @@
 
 #include "build.hpp"
 #include "chapter_selection.hpp"
+#include "console_report.hpp"
 #include "manifest.hpp"
 
 namespace grader {
@@ -100,6 +101,7 @@ GradingPlan plan_from_manifest(const Options& options) {
     request.workdir = options.workdir.empty() ? options.builddir + "/submission" : options.workdir;
     request.modes = options.modes;
     plan.copy = prepare_copy(request);
+    for (const std::string& warning : plan.copy.warnings) print_progress("warning: " + warning);
     plan.copied = true;
     for (std::size_t i = 0; i < options.modes.size(); ++i)
       plan.builds.push_back({options.modes[i], plan.copy.build_dirs[i]});

@@ -147,6 +147,31 @@ void write_hidden_lists(const fs::path& copy, const CopyRequest& request, const 
   }
 }
 
+// The hidden tests' folders in the copy open to their owner alone (the
+// grader, which builds them): a sandboxed test runs as another user, and
+// so cannot read the sources into a visible test's output. What their
+// binary holds (names, messages) it can still read: see instructors.md.
+void close_hidden_folders(const fs::path& copy, const CopyRequest& request) {
+  for (const std::string& chapter : request.chapters) {
+    std::error_code error;
+    fs::path folder = copy / "tests/hidden" / chapter;
+    if (fs::is_directory(folder, error)) fs::permissions(folder, fs::perms::owner_all, error);
+  }
+}
+
+// Whether every user can reach `path`: every folder on the way searchable
+// by others, and the last one readable.
+bool open_to_everyone(const fs::path& path) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(path, error);
+  fs::perms last = fs::status(absolute, error).permissions();
+  if (error || (last & fs::perms::others_read) == fs::perms::none) return false;
+  for (fs::path at = absolute; at != at.root_path(); at = at.parent_path())
+    if ((fs::status(at, error).permissions() & fs::perms::others_exec) == fs::perms::none)
+      return false;
+  return true;
+}
+
 void remove_stale(const fs::path& copy, const Plan& plan) {
   for (const std::string& path : files_under(copy)) {
     if (plan.count(path) || fs::path(path).filename() == "sources.txt") continue;
@@ -230,6 +255,11 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
   for (const auto& [path, from] : plan) place(from, copy / path);
   remove_stale(copy, plan);
   write_hidden_lists(copy, request, plan);
+  close_hidden_folders(copy, request);
+  if (!request.hidden.empty() && open_to_everyone(request.hidden))
+    prepared.warnings.push_back("the hidden tests in " + request.hidden +
+                                " can be read by every user of this machine, a sandboxed test "
+                                "included: chmod -R go-rwx it (the copy's are closed)");
 
   // build-none is the plain build: the name it had before there were modes,
   // so that a work folder prepared then is still used.

@@ -24,6 +24,7 @@ struct PreparedCopy {
   std::vector<std::string> student_files;  // in the copy, as taken from the submission
   std::vector<ChangedFile> other_changes;  // in the submission, not used
   std::vector<std::string> missing;        // starter files the submission lacks
+  std::vector<std::string> warnings;       // for the instructor, before grading
 };
 
 struct CopyRequest {
