@@ -85,7 +85,8 @@ std::string label(const TestResult& r) {
 // The mode a test failed in, when it is not plain: "sanitizer (thread)".
 std::string status_text(const TestResult& r) {
   std::string status = status_name(r.status);
-  if (!r.failed_mode.empty() && r.failed_mode != "plain") status += " (" + r.failed_mode + ")";
+  std::string failed = failed_mode(r);
+  if (!failed.empty() && failed != "plain") status += " (" + failed + ")";
   if (r.failed_runs > 0 && r.runs > 1) status += fmt::format(" {}/{}", r.failed_runs, r.runs);
   return status;
 }

@@ -68,7 +68,7 @@ json test_json(const TestResult& r) {
           {"hidden", r.hidden},
           {"status", status_name(r.status)},
           {"modes", modes_json(r)},
-          {"failed_mode", r.failed_mode},
+          {"failed_mode", failed_mode(r)},
           {"exercise", r.exercise},
           {"seconds", seconds(r.seconds)},
           {"runs", r.runs},
@@ -105,7 +105,8 @@ std::string gradescope_name(const TestResult& r) {
 // passed in, or the one it failed in.
 std::string status_and_modes(const TestResult& r) {
   std::string text = status_name(r.status);
-  if (r.status != Status::pass) return r.failed_mode.empty() ? text : text + " (" + r.failed_mode + ")";
+  std::string failed = failed_mode(r);
+  if (r.status != Status::pass) return failed.empty() ? text : text + " (" + failed + ")";
   std::string modes;
   for (const auto& [mode, status] : r.modes) modes += (modes.empty() ? "" : ", ") + mode;
   return r.modes.size() > 1 ? text + " (" + modes + ")" : text;

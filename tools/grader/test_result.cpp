@@ -27,4 +27,9 @@ std::string status_name(Status status) {
   return "error";
 }
 
+std::string failed_mode(const TestResult& r) {
+  if (r.status == Status::pass || r.modes.empty()) return "";
+  return r.modes.back().first;
+}
+
 }  // namespace grader

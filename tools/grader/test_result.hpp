@@ -38,13 +38,16 @@ struct TestResult {
   int runs = 0;
   int failed_runs = 0;
   // Each mode the test ran in ("plain", "thread", "address") and how it
-  // ended there; modes after the first failure are not run. `failed_mode`
-  // is the mode whose failure is shown, empty when it passed.
+  // ended there; modes after the first failure are not run.
   std::vector<std::pair<std::string, Status>> modes;
-  std::string failed_mode;
   std::string exercise;  // not_started: the exercise it needs, "01 name (file)"
   std::string message;   // why it did not pass
   std::string output;   // what it printed (bounded)
 };
+
+// The mode whose failure a result shows (the last it ran in, since none
+// runs after a failure), or "" when it passed or never ran.
+std::string failed_mode(const TestResult& r);
+
 
 }  // namespace grader

@@ -80,7 +80,6 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
                                  result.runs, result.message);
   result.points_earned = result.status == Status::pass ? test.points : 0;
   result.modes = {{mode_name(settings.sanitizer), result.status}};
-  if (result.status != Status::pass) result.failed_mode = mode_name(settings.sanitizer);
   return result;
 }
 
