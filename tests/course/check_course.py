@@ -102,10 +102,11 @@ def starters_builddir(builddir):
 
 def starter_files_alone(starters):
     """The starter files that differ from their solution (the stubs), each
-    compiled alone (-fsyntax-only) with its runtime's flags: a unit of many
-    files can hide an include that one file forgot, which a student, who
-    builds file by file, would meet. The other files are the solution's,
-    which the mutation check builds file by file."""
+    compiled alone (-fsyntax-only) with its runtime's flags, a header as the
+    only include of a file: a unit of many files can hide an include that
+    one file forgot, which a student, who builds file by file, would meet.
+    The other files are the solution's, which the mutation check builds
+    file by file."""
     with open(os.path.join(starters, "compile_commands.json")) as f:
         commands = json.load(f)
     failures = []
@@ -126,10 +127,14 @@ def starter_files_alone(starters):
             for file in sorted(files):
                 path = os.path.join(root, file)
                 twin = path.replace(chapter, solution, 1)
-                if not file.endswith(".cpp") or (os.path.exists(twin) and filecmp.cmp(path, twin, shallow=False)):
+                if not file.endswith((".cpp", ".hpp")) or \
+                        (os.path.exists(twin) and filecmp.cmp(path, twin, shallow=False)):
                     continue
-                compiled = subprocess.run(flags + ["-fsyntax-only", path], cwd=entry["directory"],
-                                          capture_output=True, text=True)
+                header = os.path.relpath(path, os.path.join(entry["directory"], chapter))
+                alone = (["-x", "c++", "-"], f'#include "{header}"\n') if file.endswith(".hpp") \
+                    else ([path], None)
+                compiled = subprocess.run(flags + ["-fsyntax-only", *alone[0]], input=alone[1],
+                                          cwd=entry["directory"], capture_output=True, text=True)
                 if compiled.returncode != 0:
                     failures.append(f"{os.path.relpath(path, entry['directory'])}:\n    {compiled.stderr[:800]}")
     return failures
