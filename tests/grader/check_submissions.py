@@ -136,6 +136,11 @@ static const bool g_raced = [] {
   return true;
 }();
 """,
+    # Includes a file of the upload that is not a starter file (so never
+    # copied), by its absolute path: the compiler would read it from there.
+    "include-outside": """
+#include "SUBMISSION/notes/extra.hpp"
+""",
     # Declares a function the runtime then calls but never defines: the
     # linker's error must be shown with its lines.
     "link-error": """
@@ -163,6 +168,9 @@ CASES = [
     ("adds test cases worth 1000 points", "solution", "extra-test-cases", {}, "full - first",
      ["includes doctest"], False),
     ("untouched starter", "starter", None, {}, 0, [], False),
+    ("includes a file by its absolute path", "solution", "include-outside",
+     {"notes/extra.hpp": "inline int g_extra = 1;\n"}, 0,
+     ["read by the compiler, outside the course's copy"], False),
     ("replaces libc's write", "starter", "replace-libc-write", {}, 0,
      ["declares libc's write()", "defines 'write'"], False),
     ("forges a pass before main", "starter", "forge-before-main", {}, "full",
@@ -268,7 +276,8 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     results_dir = tempfile.mkdtemp(prefix="results-", dir=scratch)
     json_path = os.path.join(results_dir, "results.json")
     marker = os.path.join(tempfile.gettempdir(), f"grader-escape-marker-{os.getpid()}")
-    paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST}
+    paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST,
+             "SUBMISSION": where}
     make_submission(source_root, where, start, attack, extra_files, paths)
     finished, seconds = grade(grader, builddir, workdir, where, json_path,
                               *OPTIONS.get(attack, PLAIN))
@@ -300,6 +309,11 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     if attack == "silence-tsan":
         check(all(t["status"] == "sanitizer" for t in record["tests"]),
               f"{name}: every test reports the race", repr([t["status"] for t in record["tests"]]))
+    if attack == "include-outside":
+        check(all(t["status"] == "does not compile" and "nothing is run" in t["message"]
+                  for t in record["tests"]),
+              f"{name}: no test runs on a build that read outside the copy",
+              repr({t["status"] for t in record["tests"]}))
     if attack == "link-error":
         messages = " ".join(t["message"] for t in record["tests"])
         check(all(t["status"] == "does not compile" for t in record["tests"]) and
@@ -474,6 +488,154 @@ def check_hidden_unreadable(grader, builddir, source_root, workdir, scratch):
           finished.stderr[-800:])
 
 
+# Hidden tests the reference cannot judge by: one it fails, one whose
+# observations change from run to run.
+BROKEN_HIDDEN_TESTS = r"""
+#include <chrono>
+
+#include "graded.hpp"
+
+TEST_CASE("hidden check: the reference fails it" * POINTS(1)) { CHECK(1 + 1 == 3); }
+
+TEST_CASE("hidden check: it observes the clock" * POINTS(1)) {
+  OBSERVE(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+"""
+
+
+def check_hidden_unforgeable(grader, builddir, source_root, workdir, scratch):
+    """A hidden test that observes is judged by the reference's observations,
+    which a record forged before main cannot know."""
+    example = os.path.join(source_root, "tests", "grader", "hidden-example")
+    names, hidden_points = set(), 0
+    for folder, _, files in os.walk(example):
+        for name in files:
+            if name.endswith(".cpp"):
+                with open(os.path.join(folder, name)) as f:
+                    for test, points in re.findall(r'TEST_CASE\("([^"]+)" \* POINTS\((\d+)\)',
+                                                   f.read()):
+                        names.add(test)
+                        hidden_points += int(points)
+    for start, attack, label in (("solution", None, "honest"),
+                                 ("starter", "forge-before-main", "forged")):
+        where = os.path.join(scratch, f"hidden-{label}")
+        make_submission(source_root, where, start, attack, {}, {})
+        json_path = os.path.join(scratch, f"hidden-{label}.json")
+        finished, seconds = grade(grader, builddir, workdir, where, json_path, "--hidden",
+                                  example, *PLAIN)
+        print(f"--- hidden tests, {label}: exit {finished.returncode} in {seconds:.0f} s")
+        record = load(json_path) or {"tests": [], "score": None}
+        hidden = [t for t in record["tests"] if t["hidden"]]
+        check({t["name"] for t in hidden} == names, f"{label}: the example's hidden tests ran",
+              repr([t["name"] for t in hidden]) + finished.stderr[-1000:])
+        if label == "honest":
+            check(record["score"] == FULL + hidden_points and
+                  all(t["status"] == "pass" for t in hidden),
+                  "an honest answer passes hidden tests judged by the reference's observations",
+                  f"{record['score']}: " + repr([t["message"] for t in hidden])[:1500])
+        else:
+            check(record["score"] == FULL and
+                  all(t["status"] == "fail" and "observations differ from the reference" in
+                      t["message"] for t in hidden),
+                  "a record forged before main passes every visible test (a stated limit) and "
+                  "no hidden test: it cannot say what the reference observed",
+                  f"{record['score']}: " + repr([(t["status"], t["message"]) for t in hidden])[:1500])
+
+    broken = os.path.join(scratch, "broken-hidden", CHAPTER)
+    os.makedirs(broken)
+    with open(os.path.join(broken, "broken_reference_test.cpp"), "w") as f:
+        f.write(BROKEN_HIDDEN_TESTS)
+    json_path = os.path.join(scratch, "broken-hidden.json")
+    finished, seconds = grade(grader, builddir, workdir, os.path.join(scratch, "hidden-honest"),
+                              json_path, "--hidden", os.path.dirname(broken), "--filter",
+                              "hidden check", *PLAIN)
+    print(f"--- hidden tests the reference cannot judge: exit {finished.returncode} "
+          f"in {seconds:.0f} s")
+    tests = {t["name"]: t for t in (load(json_path) or {"tests": []})["tests"]}
+    fails = tests.get("hidden check: the reference fails it", {})
+    clock = tests.get("hidden check: it observes the clock", {})
+    check(fails.get("status") == "error" and
+          "the reference solution does not pass this hidden test" in fails.get("message", ""),
+          "a hidden test the reference fails is an error the instructor is told of",
+          repr(fails)[:800])
+    check(clock.get("status") == "error" and "observed different values" in clock.get("message", ""),
+          "a hidden test whose observations change between two reference runs is refused",
+          repr(clock)[:800])
+
+
+# Before main, in its one test: leave files in /tmp and /dev/shm, then
+# kill every process its user may signal, again and again for 15 s.
+KILL_EVERYONE = """
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+static const bool g_killed = [] {
+  for (const char* path : {"/tmp/TMPMARK", "/dev/shm/TMPMARK"}) {
+    int fd = open(path, O_CREAT | O_WRONLY, 0666);
+    if (fd >= 0) close(fd);
+  }
+  for (int i = 0; i < 1500; ++i) {
+    kill(-1, SIGKILL);
+    usleep(10 * 1000);
+  }
+  return true;
+}();
+"""
+RUN_UIDS = range(0x6C000000, 0x6C000000 + (1 << 16))
+
+
+def sandboxed_processes():
+    """The pids of processes running as a grading run's own user."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                uid = int(next(l for l in f if l.startswith("Uid:")).split()[1])
+        except (OSError, StopIteration, ValueError):
+            continue
+        if uid in RUN_UIDS:
+            found.append(pid)
+    return found
+
+
+def check_runs_isolated(grader, builddir, source_root, workdir, scratch):
+    """Two grading runs on one machine: a test of one that kills every
+    process it may cannot touch the other's, and what it leaves in /tmp and
+    /dev/shm is gone with it."""
+    mark = f"grader-tmp-marker-{os.getpid()}"
+    where = os.path.join(scratch, "kills-everyone")
+    make_submission(source_root, where, "starter", None, {}, {})
+    with open(attacked_file(os.path.join(where, "chapters", CHAPTER), "kill"), "a") as f:
+        f.write("\n" + KILL_EVERYONE.replace("TMPMARK", mark))
+    command = [grader, "--builddir", builddir, "--submission", where, "--workdir", workdir,
+               "--timeout", "30", "--filter", FIRST_TEST, CHAPTER[:2], *PLAIN]
+    attacker = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, errors="replace")
+    deadline = time.monotonic() + 600
+    killers = []
+    while not killers and attacker.poll() is None and time.monotonic() < deadline:
+        killers = sandboxed_processes()
+        time.sleep(0.05)
+    json_path = os.path.join(scratch, "beside-the-killer.json")
+    honest = subprocess.run([grader, "--builddir", builddir, "--solutions", "--sanitize",
+                             "plain", "--json", json_path, CHAPTER[:2]],
+                            capture_output=True, text=True, errors="replace", timeout=600)
+    still_killing = bool(killers) and all(os.path.exists(f"/proc/{pid}") for pid in killers[:1])
+    attacker.communicate(timeout=600)
+    record = load(json_path) or {}
+    print(f"--- beside a test that kills every process of its user: "
+          f"{record.get('score')}/{record.get('max_score')}")
+    check(killers and still_killing,
+          "the other run's test was killing the whole time this run graded", repr(killers))
+    check(record.get("score") == record.get("max_score") == FULL and honest.returncode == 0,
+          "a grading run is untouched by a test of another run that kills every process it may",
+          honest.stdout[-1500:])
+    left = [p for p in (f"/tmp/{mark}", f"/dev/shm/{mark}") if os.path.exists(p)]
+    check(not left, "what a test writes in /tmp and /dev/shm is private to it", repr(left))
+    for path in left:
+        os.remove(path)
+
+
 REGRESSION_CHAPTER = "02-wakers"
 BROKEN_TEST = "spawned tasks run in the order they were spawned"
 # Chapter 02's run queue made LIFO: a chapter 01 promise (spawn order) broken.
@@ -560,8 +722,10 @@ def main():
             run_case(grader, builddir, source_root, workdir, scratch, case)
         check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
         check_regressions_counted(grader, builddir, source_root, workdir, scratch)
+        check_hidden_unforgeable(grader, builddir, source_root, workdir, scratch)
         if ROOT:  # without root nothing is sandboxed, so nothing is closed to the test
             check_hidden_unreadable(grader, builddir, source_root, workdir, scratch)
+            check_runs_isolated(grader, builddir, source_root, workdir, scratch)
     return summary()
 
 

@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
-#include "show.hpp"  // values in failed checks, containers included
+#include "observe.hpp"  // OBSERVE(value), for hidden tests
+#include "show.hpp"     // values in failed checks, containers included
 
 #define POINTS(n) doctest::description("points:" #n)

@@ -1,13 +1,16 @@
 // The main() of every test binary. By hand it is an ordinary doctest
 // binary; for the grader it speaks a small protocol:
 //
-//   --run NAME [--grader-token=TOKEN]
+//   --run NAME [--grader-token=TOKEN [--grader-seed=SEED]]
 //                   run exactly that test case. The grader passes a fresh
 //                   token and a pipe on descriptor 3; main() takes the token
 //                   out of argv before anything else, then writes one record
-//                   "<token> pass\n" or "<token> fail\n<messages>" to the
-//                   pipe, with a raw system call that no function defined in
-//                   the code under test can intercept.
+//                   "<token> pass <n>\n<observations><messages>" (or
+//                   "fail") to the pipe, with a raw system call that no
+//                   function defined in the code under test can intercept.
+//                   <observations>, n bytes, are the test's OBSERVE()s
+//                   (observe.hpp), made with SEED; a hidden test's are
+//                   compared with the reference solution's.
 //   --list          one line per test case, for people:
 //                   points<TAB>timeout<TAB>name.
 //                   The grader never asks a binary for its tests: it reads
@@ -38,6 +41,7 @@
 #include <vector>
 
 #include "escaped_exceptions.hpp"
+#include "observe.hpp"
 
 namespace {
 
@@ -51,6 +55,7 @@ ResultChannel g_channel;
 
 constexpr int channel_fd = 3;
 constexpr const char token_option[] = "--grader-token=";
+constexpr const char seed_option[] = "--grader-seed=";
 
 // Takes the token out of argv[index], overwriting it in place so that it
 // is gone from /proc/self/cmdline too.
@@ -329,7 +334,9 @@ bool write_record(const std::string& name) {
       g_verdict.messages += "no test case is named exactly \"" + name + "\"\n";
     }
     passed = g_verdict.passed;
-    record = g_channel.token + (passed ? " pass\n" : " fail\n");
+    std::string observed = rt_test::detail::observations();
+    record = g_channel.token + (passed ? " pass " : " fail ") + std::to_string(observed.size()) +
+             "\n" + observed;
     if (!passed) record += g_verdict.messages;
   }
   if (g_channel.fd >= 0) {
@@ -360,6 +367,12 @@ int main(int argc, char** argv) {
   if (argc >= 4 && std::strncmp(argv[3], token_option, sizeof token_option - 1) == 0) {
     g_channel = take_result_channel(argv[3]);
     // What follows the token is for doctest: the token leaves the list.
+    for (int i = 3; i < argc; ++i) argv[i] = argv[i + 1];
+    --argc;
+  }
+  if (argc >= 4 && std::strncmp(argv[3], seed_option, sizeof seed_option - 1) == 0) {
+    rt_test::detail::set_observation_seed(
+        std::strtoull(argv[3] + sizeof seed_option - 1, nullptr, 10));
     for (int i = 3; i < argc; ++i) argv[i] = argv[i + 1];
     --argc;
   }

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -96,8 +98,40 @@ struct ChildSetup {
   int channel_fd;  // -1 when there is no result channel
   const char* working_dir;
   const std::optional<std::pair<uid_t, gid_t>>* run_as;
+  const std::optional<unsigned long long>* address_space;
+  const char* private_tmp;  // "" when none
   pid_t grader;
 };
+
+// The sandbox's own /tmp, /dev/shm, /var/tmp and /run/lock (see
+// ChildRequest::private_tmp). The binary is opened first: its path may be
+// under the /tmp this hides. Returns the descriptor to execute.
+int enter_private_tmp(const ChildSetup& s) {
+  int binary = open(s.argv[0], O_RDONLY | O_CLOEXEC);
+  if (binary < 0) child_failed("grader: cannot execute the program\n");
+  if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+      mount(s.private_tmp, "/tmp", nullptr, MS_BIND, nullptr) != 0)
+    child_failed("grader: cannot give the test a private /tmp\n");
+  for (const char* shared : {"/dev/shm", "/var/tmp", "/run/lock"})
+    if (access(shared, F_OK) == 0 &&
+        mount("tmpfs", shared, "tmpfs", MS_NOSUID | MS_NODEV, "size=256m,mode=1777") != 0)
+      child_failed("grader: cannot give the test a private /dev/shm, /var/tmp or /run/lock\n");
+  if (chdir("/tmp") != 0) child_failed("grader: cannot enter the test's private /tmp\n");
+  return binary;
+}
+
+// The sandbox's limits, for a user of this run alone (see ChildRequest::run_as).
+void limit(const ChildSetup& s) {
+  // A process per test is plenty; a fork bomb stops here, not at the machine.
+  rlimit processes{256, 256};
+  setrlimit(RLIMIT_NPROC, &processes);
+  rlimit file_size{256ull << 20, 256ull << 20};
+  setrlimit(RLIMIT_FSIZE, &file_size);
+  if (*s.address_space) {
+    rlimit memory{**s.address_space, **s.address_space};
+    setrlimit(RLIMIT_AS, &memory);
+  }
+}
 
 [[noreturn]] void become_child(const ChildSetup& s) {
   setpgid(0, 0);
@@ -113,13 +147,12 @@ struct ChildSetup {
   close_range(s.channel_fd >= 0 ? 4 : 3, ~0U, 0);
   if (s.working_dir[0] != '\0' && chdir(s.working_dir) != 0)
     child_failed("grader: cannot enter the test's working folder\n");
+  int binary = s.private_tmp[0] != '\0' ? enter_private_tmp(s) : -1;
   rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
   if (*s.run_as) {
     auto [uid, gid] = **s.run_as;
-    // A process per test is plenty; a fork bomb stops here, not at the machine.
-    rlimit processes{256, 256};
-    setrlimit(RLIMIT_NPROC, &processes);
+    limit(s);
     if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
       child_failed("grader: cannot switch to the sandbox user\n");
   }
@@ -131,7 +164,8 @@ struct ChildSetup {
   // fails harmlessly.
   prctl(PR_SET_PTRACER, static_cast<unsigned long>(s.grader), 0, 0, 0);
   if (getppid() != s.grader) _exit(127);
-  execvpe(s.argv[0], s.argv, s.envp);
+  if (binary >= 0) fexecve(binary, s.argv, s.envp);
+  else execvpe(s.argv[0], s.argv, s.envp);
   child_failed("grader: cannot execute the program\n");
 }
 
@@ -354,8 +388,15 @@ ChildOutcome run_child(const ChildRequest& request) {
   std::vector<std::string> args = request.argv;
   std::vector<char*> envp = pointers_to(env);
   std::vector<char*> argv = pointers_to(args);
-  ChildSetup setup{argv.data(),  envp.data(),     output.write, channel.write,
-                   request.working_dir.c_str(), &request.run_as, getpid()};
+  ChildSetup setup{argv.data(),
+                   envp.data(),
+                   output.write,
+                   channel.write,
+                   request.working_dir.c_str(),
+                   &request.run_as,
+                   &request.address_space,
+                   request.private_tmp.c_str(),
+                   getpid()};
 
   pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");

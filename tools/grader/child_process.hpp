@@ -30,8 +30,16 @@ struct ChildRequest {
   // result record back. Nothing about it is in the environment.
   bool result_channel = false;
   std::string working_dir;  // empty: the grader's own
-  // When set, the child drops to this user and group before exec.
+  // When set, the child drops to this user and group before exec, with
+  // the sandbox's limits: 256 processes for the user, files of at most
+  // 256 MiB, and `address_space` bytes of memory when that is set.
   std::optional<std::pair<uid_t, gid_t>> run_as;
+  std::optional<unsigned long long> address_space;
+  // When set (with run_as, as root), the child gets a mount namespace of
+  // its own in which this folder is /tmp, its working folder, and /dev/shm,
+  // /var/tmp and /run/lock are empty: nothing it writes there is seen by
+  // any other test, or outlives it.
+  std::string private_tmp;
   // Kill whatever the child left behind, in its process group or not.
   bool kill_descendants = false;
   // Called with each piece of output as it arrives (a build's progress).

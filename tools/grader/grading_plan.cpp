@@ -56,6 +56,7 @@ ChapterPlan plan_chapter(const std::vector<std::string>& course, const std::stri
     TestBinary binary = binary_for(build_dir, hidden_target(flavour, chapter));
     binary.test_chapter = chapter;
     binary.hidden = true;
+    binary.reference_target = hidden_target("solutions", chapter);
     binary.tests = declared_tests(hidden);
     plan.binaries.push_back(binary);
   }
@@ -100,6 +101,7 @@ GradingPlan plan_from_manifest(const Options& options) {
     request.hidden = options.hidden;
     request.workdir = options.workdir.empty() ? options.builddir + "/submission" : options.workdir;
     request.modes = options.modes;
+    request.sandbox = options.sandbox;
     plan.copy = prepare_copy(request);
     for (const std::string& warning : plan.copy.warnings) print_progress("warning: " + warning);
     plan.copied = true;

@@ -20,6 +20,9 @@ struct TestBinary {
   bool hidden = false;
   std::string path;    // the file to run
   std::string target;  // its ninja target; empty when given with --binary
+  // Hidden tests: the same tests built against the reference solution,
+  // whose observations they are judged by (reference_run.hpp).
+  std::string reference_target;
   std::vector<DeclaredTest> tests;
 };
 

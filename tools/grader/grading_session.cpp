@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "build.hpp"
+#include "compiler_reads.hpp"
 #include "grade_record.hpp"
 #include "integrity.hpp"
 #include "manifest.hpp"
+#include "reference_run.hpp"
 #include "score.hpp"
 #include "usage_error.hpp"
 
@@ -36,6 +39,7 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
       build_dir_(plan.build_dir),
       builds_(plan.builds),
       source_root_(plan.source_root),
+      copied_(plan.copied),
       area_(options.sandbox),
       console_(ConsoleSettings{options.every_test, options.brief}) {
   // A chapter's grade is all its tests, run to the end.
@@ -45,6 +49,7 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
       for (const DeclaredTest& test : binary.tests) tests_planned_ += selected(test.name);
   // The mutation check (--first-failure) asks only whether a test failed.
   settings_ = {options.modes.front(), options.timeout, options.repeat, !options.first_failure};
+  for (const std::string& warning : area_.warnings()) print_progress("warning: " + warning);
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
                                            : "chapters";
@@ -78,13 +83,22 @@ bool GradingSession::build_all(const GradingPlan& plan) {
           std::find(targets.begin(), targets.end(), binary.target) == targets.end())
         targets.push_back(binary.target);
   if (targets.empty() || (targets.size() < 2 && !options_.build_only)) return true;
+  // The hidden tests' references run plain only, so the first mode builds them.
+  std::vector<std::string> first_targets = targets;
+  for (const ChapterPlan& chapter : plan.chapters)
+    for (const TestBinary& binary : chapter.binaries)
+      if (!binary.reference_target.empty() && any_selected(binary) &&
+          std::find(first_targets.begin(), first_targets.end(), binary.reference_target) ==
+              first_targets.end())
+        first_targets.push_back(binary.reference_target);
   bool built = true;
   for (const ModeBuild& build : builds_) {
+    const std::vector<std::string>& these = &build == &builds_.front() ? first_targets : targets;
     std::string mode = builds_.size() > 1 ? " (" + mode_name(build.mode) + ")" : "";
-    print_progress(fmt::format("building {} test binaries{}", targets.size(), mode));
+    print_progress(fmt::format("building {} test binaries{}", these.size(), mode));
     // What fails here is built again, alone, by grade_binary, which reports
     // its errors under its own chapter.
-    built = build_targets(build.build_dir, targets, [&](int step, int steps) {
+    built = build_targets(build.build_dir, these, [&](int step, int steps) {
       show_status(fmt::format("building{}, step {}/{}, then {}", mode, step, steps, tests_left()));
     }).ok && built;
   }
@@ -135,6 +149,11 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
         report_not_compiling(chapter.chapter, binary, mode + built.errors);
         return {};
       }
+      std::string refused = read_outside_the_copy(build.build_dir);
+      if (!refused.empty()) {
+        report_not_compiling(chapter.chapter, binary, mode + refused);
+        return {};
+      }
       // The chapter's own tests include the student's headers like every
       // other: their objects (the first mode's) are enough to scan.
       if (!binary.regression && runnables.empty()) test_object_dirs_.push_back(path + ".p");
@@ -155,11 +174,29 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
   if (!any_selected(binary)) return;
   std::vector<ModeBinary> runnables = build_and_install(chapter, binary);
   if (runnables.empty()) return;
+  std::string reference_problem;
+  std::string reference =
+      binary.hidden ? install_reference(binary, reference_problem) : std::string();
   for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
     show_status(fmt::format("{}: test {}/{}, {}: {}", chapter.chapter, tests_done_ + 1,
                             tests_planned_, tests_left(), test.name));
-    TestResult result = run_test_in_modes(runnables, test, settings_, area_);
+    std::optional<Reference> expected;
+    if (binary.hidden) {
+      expected = reference_problem.empty() ? take_reference(reference, test, settings_)
+                                           : Reference{{}, {}, reference_problem};
+      if (!expected->problem.empty()) {
+        add(without_reference(chapter, binary, test, expected->problem));
+        continue;
+      }
+      if (expected->observations.empty())
+        print_progress(fmt::format("note: the hidden test '{}' observes nothing (OBSERVE), so its "
+                                   "verdict rests on its record, which code that runs before "
+                                   "main can forge (instructors.md, Hidden tests)",
+                                   test.name));
+    }
+    TestResult result =
+        run_test_in_modes(runnables, test, settings_, area_, expected ? &*expected : nullptr);
     TestResult owner = blank_result(chapter.chapter, binary);
     result.chapter = owner.chapter;
     result.test_chapter = owner.test_chapter;
@@ -172,6 +209,58 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
       return;
     }
   }
+}
+
+std::string GradingSession::install_reference(const TestBinary& binary, std::string& problem) {
+  const std::string& build_dir = builds_.front().build_dir;
+  print_progress("building " + binary.reference_target + " (the reference for the hidden tests)");
+  BuildResult built = build_target(build_dir, binary.reference_target);
+  if (!built.ok) {
+    problem = "the hidden tests do not build against the reference solution, so they have "
+              "nothing to be compared with: the instructor should fix them.\n" + built.errors;
+    return {};
+  }
+  try {
+    return area_.install(build_dir + "/" + binary.reference_target, RunArea::grader_only);
+  } catch (const std::filesystem::filesystem_error& e) {
+    problem = std::string("cannot read the hidden tests' reference binary: ") + e.what();
+    return {};
+  }
+}
+
+// Why a submission's build is refused before any test runs: the compiler
+// read a file outside the copy and the system's headers (compiler_reads.hpp).
+// Empty when it did not, or when the course itself is graded.
+std::string GradingSession::read_outside_the_copy(const std::string& build_dir) {
+  if (!copied_) return {};
+  std::vector<std::string> outside;
+  try {
+    outside = files_read_outside(build_dir, {source_root_});
+  } catch (const std::exception& e) {
+    return std::string("cannot tell which files the compiler read, so nothing is run: ") +
+           e.what();
+  }
+  if (outside.empty()) return {};
+  for (const std::string& file : outside) {
+    Finding finding{file, "read by the compiler, outside the course's copy and /usr"};
+    auto same = [&](const Finding& f) { return f.where == file; };
+    if (std::none_of(run_.integrity.begin(), run_.integrity.end(), same))
+      run_.integrity.push_back(finding);
+  }
+  return fmt::format("the build read {} file{} outside the course's copy and the system's "
+                     "headers (an #include of an absolute path?), so nothing is run: {}",
+                     outside.size(), outside.size() == 1 ? "" : "s", fmt::join(outside, ", "));
+}
+
+TestResult GradingSession::without_reference(const ChapterPlan& chapter, const TestBinary& binary,
+                                             const DeclaredTest& test,
+                                             const std::string& problem) const {
+  TestResult result = blank_result(chapter.chapter, binary);
+  result.name = test.name;
+  result.points_possible = test.points;
+  result.status = Status::error;
+  result.message = problem;
+  return result;
 }
 
 void GradingSession::report_not_compiling(const std::string& chapter, const TestBinary& binary,

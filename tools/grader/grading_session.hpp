@@ -36,6 +36,14 @@ class GradingSession {
   // The binary built and installed in every mode; empty when it does not
   // build in one of them (reported as such).
   std::vector<ModeBinary> build_and_install(const ChapterPlan& chapter, const TestBinary& binary);
+  // A hidden binary's reference (the same tests on the reference
+  // solution), built and installed where only the grader can run it; or
+  // why it could not be, in `problem`.
+  std::string install_reference(const TestBinary& binary, std::string& problem);
+  std::string read_outside_the_copy(const std::string& build_dir);
+  // The result of a hidden test whose reference could not be taken.
+  TestResult without_reference(const ChapterPlan& chapter, const TestBinary& binary,
+                               const DeclaredTest& test, const std::string& problem) const;
   bool any_selected(const TestBinary& binary) const;
   std::string how_to_grade_as_instructor() const;
   void report_not_compiling(const std::string& chapter, const TestBinary& binary,
@@ -53,6 +61,7 @@ class GradingSession {
   std::vector<ModeBuild> builds_;
   std::vector<std::string> graded_chapters_;
   std::string source_root_;
+  bool copied_ = false;  // a submission's copy: its build may read only the copy and /usr
   RunSettings settings_;
   RunArea area_;
   GradingRun run_;

@@ -245,7 +245,9 @@ bool is_library_internal(const std::string& frame) {
 std::string gdb_frames(pid_t pid) {
   if (!gdb_installed()) return "";
   ChildRequest gdb;
-  gdb.argv = {"gdb", "-p", std::to_string(pid), "-batch", "-nx",
+  // A sandboxed test has a /tmp of its own (sandbox.hpp), where its binary
+  // is not: gdb reads the files from the grader's side, not the test's.
+  gdb.argv = {"gdb", "-iex", "set sysroot /", "-p", std::to_string(pid), "-batch", "-nx",
               "-ex", "set pagination off", "-ex", "thread apply all bt 16"};
   gdb.timeout = std::chrono::duration<double>(gdb_seconds);
   ChildOutcome outcome = run_child(gdb);

@@ -1,6 +1,7 @@
 // The grader's side of the test binary protocol; see protocol.hpp.
 #include "protocol.hpp"
 
+#include <cstdint>
 #include <random>
 #include <sstream>
 
@@ -14,16 +15,46 @@ std::string make_token() {
   return token.str();
 }
 
+std::string make_seed() {
+  std::random_device random;
+  std::uint64_t seed = (std::uint64_t{random()} << 32) | random();
+  return std::to_string(seed >> 1);  // below 2^63: any reader's integer holds it
+}
+
+namespace {
+
+// "<token> pass <n>\n<n bytes of observations><messages>"; a record without
+// its count ("<token> pass\n") has no observations.
+std::optional<Record> parse_at(const std::string& data, std::size_t start) {
+  std::size_t end = data.find('\n', start);
+  if (end == std::string::npos) return std::nullopt;
+  std::string count = data.substr(start, end - start);
+  std::size_t size = 0;
+  if (!count.empty()) {
+    if (count[0] != ' ' || count.size() > 11 ||
+        count.find_first_not_of("0123456789", 1) != std::string::npos || count.size() == 1)
+      return std::nullopt;
+    size = std::stoul(count.substr(1));
+  }
+  if (data.size() - (end + 1) < size) return std::nullopt;
+  Record record;
+  record.observations = data.substr(end + 1, size);
+  record.messages = data.substr(end + 1 + size);
+  return record;
+}
+
+}  // namespace
+
 std::optional<Record> parse_record(const std::string& data, const std::string& token) {
   // A failing record wins should both somehow be present.
-  for (const char* verdict : {" fail\n", " pass\n"}) {
+  for (const char* verdict : {" fail", " pass"}) {
     std::string header = token + verdict;
-    auto at = data.find(header);
-    if (at == std::string::npos) continue;
-    Record record;
-    record.passed = std::string(verdict) == " pass\n";
-    record.messages = data.substr(at + header.size());
-    return record;
+    for (auto at = data.find(header); at != std::string::npos; at = data.find(header, at + 1)) {
+      std::optional<Record> record = parse_at(data, at + header.size());
+      if (!record) continue;
+      record->passed = std::string(verdict) == " pass";
+      return record;
+    }
   }
   return std::nullopt;
 }

@@ -11,9 +11,13 @@ namespace grader {
 // A fresh unguessable token for one run of one test.
 std::string make_token();
 
+// A fresh seed for a hidden test's observations (tests/support/observe.hpp).
+std::string make_seed();
+
 struct Record {
   bool passed = false;
-  std::string messages;  // the failures, when it did not pass
+  std::string observations;  // its OBSERVE()s, one "what<TAB>value" line each
+  std::string messages;      // the failures, when it did not pass
 };
 
 // The record carrying `token`, if the test wrote one. Anything else on the

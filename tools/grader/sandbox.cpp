@@ -1,12 +1,19 @@
 // Run areas and the sandbox user; see sandbox.hpp.
 #include "sandbox.hpp"
 
+#include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
+#include <sched.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <system_error>
 
 #include "child_process.hpp"
@@ -19,12 +26,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::pair<uid_t, gid_t> sandbox_identity() {
+void require_root() {
   if (geteuid() != 0)
-    throw UsageError(std::string("--sandbox runs tests as the unprivileged user '") +
-                     sandbox_user_name +
-                     "', which needs the grader to run as root (sudo); without root, drop "
-                     "--sandbox");
+    throw UsageError("--sandbox runs tests as an unprivileged user of their own, which needs the "
+                     "grader to run as root (sudo); without root, drop --sandbox");
+}
+
+std::pair<uid_t, gid_t> sandbox_identity() {
+  require_root();
   if (passwd* user = getpwnam(sandbox_user_name)) return {user->pw_uid, user->pw_gid};
   print_progress(std::string("creating the unprivileged user '") + sandbox_user_name +
                  "' that sandboxed tests run as");
@@ -42,6 +51,46 @@ std::pair<uid_t, gid_t> sandbox_identity() {
   return {user->pw_uid, user->pw_gid};
 }
 
+// The user ids a run takes one of: far above any account's, the group the
+// same number. A lock file per id, held for the run, keeps two runs on one
+// machine from taking the same.
+constexpr uid_t first_run_uid = 0x6c000000;
+constexpr uid_t run_uids = 1 << 16;
+constexpr const char lock_folder[] = "/run/grader-sandbox";
+
+// What a throw-away child of root found out about `uid`.
+enum class Probe { no_such_user, no_namespaces, namespaces };
+
+// Whether root may make a mount namespace here (for the private /tmp), and
+// whether `uid` can be taken; with `sweep`, the child then kills every
+// process of `uid`, which a run that died before cleaning up may have left
+// (kill(-1) spares the caller).
+Probe probe(uid_t uid, bool sweep) {
+  pid_t pid = fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid == 0) {
+    int namespaces = unshare(CLONE_NEWNS) == 0 ? 0 : 1;
+    if (setgroups(0, nullptr) != 0 || setgid(uid) != 0 || setuid(uid) != 0) _exit(2);
+    if (sweep) kill(-1, SIGKILL);
+    _exit(namespaces);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) == 2) return Probe::no_such_user;
+  return WEXITSTATUS(status) == 0 ? Probe::namespaces : Probe::no_namespaces;
+}
+
+// A lock on `uid` for this run, or -1 when another run holds it.
+int lock_user(uid_t uid) {
+  std::string path = std::string(lock_folder) + "/" + std::to_string(uid);
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  close(fd);
+  return -1;
+}
+
 std::string make_root() {
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/grader-run-XXXXXX";
@@ -55,20 +104,53 @@ std::string make_root() {
 }  // namespace
 
 RunArea::RunArea(bool sandbox) {
-  if (sandbox) identity_ = sandbox_identity();
+  if (sandbox) take_user_of_this_run();
   root_ = make_root();
+}
+
+void RunArea::take_user_of_this_run() {
+  require_root();
+  mkdir(lock_folder, 0700);
+  std::random_device random;
+  for (int attempt = 0; attempt < 64 && !identity_; ++attempt) {
+    uid_t uid = first_run_uid + random() % run_uids;
+    int lock = lock_user(uid);
+    if (lock < 0) continue;
+    Probe found = probe(uid, true);
+    if (found == Probe::no_such_user) {
+      close(lock);
+      break;
+    }
+    identity_ = {uid, uid};
+    user_lock_ = lock;
+    private_tmp_ = found == Probe::namespaces;
+  }
+  if (!identity_) {
+    identity_ = sandbox_identity();
+    private_tmp_ = probe(identity_->first, false) == Probe::namespaces;
+    warnings_.push_back(std::string("no user id of this run's own could be taken (") +
+                        lock_folder + ", or a kernel that maps few ids): tests run as '" +
+                        sandbox_user_name + "', like those of any other run on this machine");
+  }
+  if (!private_tmp_)
+    warnings_.push_back("root cannot make a mount namespace here (a container without "
+                        "CAP_SYS_ADMIN?): tests share the machine's /tmp and /dev/shm");
 }
 
 RunArea::~RunArea() {
   std::error_code ignored;
   fs::remove_all(root_, ignored);
+  if (user_lock_ >= 0) {
+    probe(identity_->first, true);  // nothing of this run's user outlives it
+    close(user_lock_);
+  }
 }
 
-std::string RunArea::install(const std::string& binary) {
+std::string RunArea::install(const std::string& binary, Access access) {
   std::string copy =
       root_ + "/" + std::to_string(++installed_) + "-" + fs::path(binary).filename().string();
   fs::copy_file(binary, copy, fs::copy_options::overwrite_existing);
-  chmod(copy.c_str(), 0555);
+  chmod(copy.c_str(), access == grader_only ? 0500 : 0555);
   return copy;
 }
 

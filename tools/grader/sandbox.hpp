@@ -3,7 +3,11 @@
 // grade builds or runs, and from a scratch folder of its own. In sandbox
 // mode (--sandbox, the default when the grader runs as root) tests also run
 // as an unprivileged user that can write neither the course, nor the build,
-// nor the result files, and cannot signal the grader.
+// nor the result files, and cannot signal the grader: a user id of this
+// grading run alone, with no account, so that the tests of two runs on one
+// machine cannot signal each other or share a process limit; and, where
+// the kernel lets root make a mount namespace, each test's scratch folder
+// is its /tmp, with /dev/shm, /var/tmp and /run/lock empty.
 #pragma once
 
 #include <sys/types.h>
@@ -11,11 +15,18 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace grader {
 
-// The user sandboxed tests run as; created with useradd when missing.
+// The user sandboxed tests run as where a user id without an account
+// cannot be taken (created with useradd when missing): then every run on
+// the machine shares it.
 inline constexpr const char* sandbox_user_name = "grader-sandbox";
+
+// A sandboxed plain test's memory: 4 GiB of address space (threads' stacks
+// count: 8 MiB each).
+inline constexpr unsigned long long sandbox_address_space = 4ull << 30;
 
 class RunArea {
  public:
@@ -25,8 +36,13 @@ class RunArea {
   RunArea(const RunArea&) = delete;
   RunArea& operator=(const RunArea&) = delete;
 
+  // Who may run an installed copy: the tests' user too, or only the
+  // grader (the hidden tests' reference, whose observations are the
+  // expected values).
+  enum Access { for_tests, grader_only };
+
   // A private, read-only copy of `binary` to run.
-  std::string install(const std::string& binary);
+  std::string install(const std::string& binary, Access access = for_tests);
 
   // A fresh empty folder for one test run, owned by whoever runs it.
   std::string scratch();
@@ -35,9 +51,20 @@ class RunArea {
   // The user and group tests run as, when sandboxed.
   std::optional<std::pair<uid_t, gid_t>> identity() const { return identity_; }
 
+  // Whether each test gets its scratch folder as a private /tmp.
+  bool private_tmp() const { return private_tmp_; }
+
+  // Said once, before grading, when the sandbox is weaker than it should be.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
  private:
+  void take_user_of_this_run();
+
   std::string root_;
   std::optional<std::pair<uid_t, gid_t>> identity_;
+  bool private_tmp_ = false;
+  int user_lock_ = -1;  // held while this run owns its user id
+  std::vector<std::string> warnings_;
   int installed_ = 0;
   int scratches_ = 0;
 };

@@ -78,7 +78,10 @@ constexpr const char* thread =
     "second_deadlock_stack=1 die_after_fork=1";
 constexpr const char* address =
     "detect_leaks=1 detect_odr_violation=2 detect_container_overflow=1 "
-    "allocator_may_return_null=0 alloc_dealloc_mismatch=1 new_delete_type_mismatch=1";
+    "allocator_may_return_null=0 alloc_dealloc_mismatch=1 new_delete_type_mismatch=1 "
+    // Its memory limit: a plain run's is its address space (sandbox.hpp),
+    // which ASan reserves terabytes of. ThreadSanitizer has none that works.
+    "hard_rss_limit_mb=4096";
 constexpr const char* leak = "report_objects=0 use_unaligned=0 use_globals=1 use_stacks=1 "
                              "use_registers=1 use_tls=1 use_root_regions=1";
 }  // namespace options

@@ -233,7 +233,7 @@ class SourceScan {
       if ((at == 0 || !word_char(joined[at - 1])) &&
           (at + 7 >= joined.size() || !word_char(joined[at + 7])))
         report(where, "reads /proc");
-    for (const char* name : {"GRADER_", "grader-sandbox", "grader-token"})
+    for (const char* name : {"GRADER_", "grader-sandbox", "grader-token", "grader-seed"})
       for (std::size_t at = joined.find(name); at != std::string::npos;
            at = joined.find(name, at + 1))
         report(where, "names the grader's internals (" +
@@ -245,6 +245,9 @@ class SourceScan {
     for (const char* name : {".init_array", ".preinit_array"})
       if (joined.find(name) != std::string::npos)
         report(where, std::string("runs code before main() (") + name + ")");
+    // The assembler reads the file, so no compiler dependency names it.
+    if (joined.find(".incbin") != std::string::npos)
+      report(where, "pastes a file into the binary (.incbin)");
     return last;
   }
 

@@ -159,6 +159,15 @@ void close_hidden_folders(const fs::path& copy, const CopyRequest& request) {
   }
 }
 
+// The copy and its build directories hold the reference solution, the
+// hidden tests and the binary that runs them against it: open to the
+// grader alone. Sandboxed tests run from the run area's copies of their
+// binaries, and need nothing here.
+void close_to_others(const fs::path& folder) {
+  std::error_code error;
+  fs::permissions(folder, fs::perms::owner_all, error);
+}
+
 // Whether every user can reach `path`: every folder on the way searchable
 // by others, and the last one readable.
 bool open_to_everyone(const fs::path& path) {
@@ -260,14 +269,22 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
     prepared.warnings.push_back("the hidden tests in " + request.hidden +
                                 " can be read by every user of this machine, a sandboxed test "
                                 "included: chmod -R go-rwx it (the copy's are closed)");
+  fs::path solutions = course / "solutions";
+  if (request.sandbox && fs::is_directory(solutions, error) && open_to_everyone(solutions))
+    prepared.warnings.push_back("the reference solutions in " + solutions.string() +
+                                " can be read by every user of this machine, so a sandboxed test "
+                                "could print them into its output: chmod -R go-rwx it (the "
+                                "copy's are closed)");
 
   // build-none is the plain build: the name it had before there were modes,
   // so that a work folder prepared then is still used.
   for (Sanitizer mode : request.modes) {
     std::string dir = (fs::path(request.workdir) / ("build-" + sanitizer_name(mode))).string();
     configure(copy.string(), dir, mode);
+    close_to_others(dir);
     prepared.build_dirs.push_back(dir);
   }
+  close_to_others(copy);
   return prepared;
 }
 

@@ -34,6 +34,7 @@ struct CopyRequest {
   std::string hidden;       // an instructor's hidden tests, or empty
   std::string workdir;      // holds course/ and build-<sanitizer>/ for each mode
   std::vector<Sanitizer> modes = {Sanitizer::none};
+  bool sandbox = false;     // tests will run as another user
 };
 
 // Throws UsageError when the submission or the copy cannot be prepared.

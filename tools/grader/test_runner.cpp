@@ -6,6 +6,7 @@
 #include "child_process.hpp"
 #include "hang_diagnosis.hpp"
 #include "protocol.hpp"
+#include "reference_run.hpp"
 #include "time_budget.hpp"
 #include "unfinished_exercise.hpp"
 #include "verdict.hpp"
@@ -23,7 +24,8 @@ struct SingleRun {
 // `diagnose`: read what a run that times out was doing (it takes a moment,
 // so only the run whose failure is shown gets it).
 SingleRun run_once(const std::string& binary, const DeclaredTest& test,
-                   const RunSettings& settings, RunArea& area, bool diagnose) {
+                   const RunSettings& settings, RunArea& area, bool diagnose,
+                   const Reference* reference) {
   std::string token = make_token();
   double budget = time_budget(test.declared_timeout, settings.sanitizer, settings.timeout);
   std::string scratch = area.scratch();
@@ -32,12 +34,20 @@ SingleRun run_once(const std::string& binary, const DeclaredTest& test,
   // code that runs before main would need /proc or glibc's internals to
   // find it, and the integrity scan looks for both.
   request.argv = {binary, "--run", test.name, "--grader-token=" + token};
+  if (reference) request.argv.push_back("--grader-seed=" + reference->seed);
   request.environment = sanitizer_environment(settings.sanitizer);
-  request.environment.emplace_back("HOME", scratch);
-  request.environment.emplace_back("TMPDIR", scratch);
+  // In its own mount namespace the scratch folder is the test's /tmp.
+  std::string home = area.private_tmp() ? "/tmp" : scratch;
+  request.environment.emplace_back("HOME", home);
+  request.environment.emplace_back("TMPDIR", home);
   request.result_channel = true;
   request.working_dir = scratch;
   request.run_as = area.identity();
+  if (area.private_tmp()) request.private_tmp = scratch;
+  // The sanitizers reserve terabytes of address space up front, so only a
+  // plain run is held to a memory limit this way; theirs is in their options.
+  if (area.identity() && settings.sanitizer == Sanitizer::none)
+    request.address_space = sandbox_address_space;
   request.kill_descendants = true;
   request.timeout = std::chrono::duration<double>(budget);
   request.marker = todo_thrown_note;
@@ -45,13 +55,17 @@ SingleRun run_once(const std::string& binary, const DeclaredTest& test,
   if (diagnose) request.on_timeout = diagnose_hang;
   ChildOutcome outcome = run_child(request);
   area.remove_scratch(scratch);
-  return {judge(outcome, token, settings.sanitizer, budget), outcome.output, outcome.seconds};
+  Verdict verdict = judge(outcome, token, settings.sanitizer, budget);
+  if (reference && verdict.status == Status::pass)
+    if (auto mismatch = observation_mismatch(verdict.observations, reference->observations))
+      verdict = Verdict{Status::fail, *mismatch};
+  return {verdict, outcome.output, outcome.seconds};
 }
 
 }  // namespace
 
 TestResult run_test(const std::string& binary, const DeclaredTest& test,
-                    const RunSettings& settings, RunArea& area) {
+                    const RunSettings& settings, RunArea& area, const Reference* reference) {
   TestResult result;
   result.name = test.name;
   result.points_possible = test.points;
@@ -59,7 +73,8 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
   std::optional<SingleRun> first_failure, last;
   for (int i = 0; i < settings.repeat; ++i) {
     SingleRun run =
-        run_once(binary, test, settings, area, settings.diagnose_hangs && !first_failure);
+        run_once(binary, test, settings, area, settings.diagnose_hangs && !first_failure,
+                 reference);
     ++result.runs;
     result.seconds += run.seconds;
     if (run.verdict.status != Status::pass) {
@@ -96,13 +111,14 @@ std::string mode_failure(Sanitizer mode, const std::vector<std::string>& passed_
 }  // namespace
 
 TestResult run_test_in_modes(const std::vector<ModeBinary>& binaries, const DeclaredTest& test,
-                             RunSettings settings, RunArea& area) {
+                             RunSettings settings, RunArea& area,
+                             const Reference* reference) {
   TestResult total;
   std::vector<std::string> passed_in;
   double seconds = 0;
   for (const ModeBinary& binary : binaries) {
     settings.sanitizer = binary.mode;
-    TestResult result = run_test(binary.path, test, settings, area);
+    TestResult result = run_test(binary.path, test, settings, area, reference);
     seconds += result.seconds;
     std::vector<std::pair<std::string, Status>> modes = total.modes;
     modes.push_back(result.modes.front());

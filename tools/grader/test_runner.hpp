@@ -22,11 +22,16 @@ struct RunSettings {
   bool diagnose_hangs = true;
 };
 
+struct Reference;  // reference_run.hpp
+
 // Fills in status, message, output, seconds, runs, failed_runs and the
 // points earned; the caller fills in who the test belongs to. `binary` is
-// the private copy to run, installed in `area`.
+// the private copy to run, installed in `area`. With a `reference` (a
+// hidden test), every run gets its seed and passes only if it observed
+// what the reference did.
 TestResult run_test(const std::string& binary, const DeclaredTest& test,
-                    const RunSettings& settings, RunArea& area);
+                    const RunSettings& settings, RunArea& area,
+                    const Reference* reference = nullptr);
 
 // One mode's private copy of a test binary.
 struct ModeBinary {
@@ -39,6 +44,7 @@ struct ModeBinary {
 // the result, its message saying which mode that was; the modes after it
 // are not run, since the test has lost its points already.
 TestResult run_test_in_modes(const std::vector<ModeBinary>& binaries, const DeclaredTest& test,
-                             RunSettings settings, RunArea& area);
+                             RunSettings settings, RunArea& area,
+                             const Reference* reference = nullptr);
 
 }  // namespace grader

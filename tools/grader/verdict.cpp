@@ -65,7 +65,9 @@ Verdict verdict_from_record(const ChildOutcome& o, const Record& record) {
                                                 "with status {}",
                                                 o.exit_code),
                                     o.output)};
-  return {Status::pass, {}};
+  Verdict passed{Status::pass, {}};
+  passed.observations = record.observations;
+  return passed;
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ struct Verdict {
   // For Status::not_started: the exercise whose stub the test reached,
   // "01 yield_now (rt/task/yield_now.hpp)".
   std::string exercise;
+  // For Status::pass: what the test observed (reference_run.hpp).
+  std::string observations;
 };
 
 Verdict judge(const ChildOutcome& outcome, const std::string& token, Sanitizer sanitizer,
