@@ -141,6 +141,26 @@ static const bool g_raced = [] {
     "include-outside": """
 #include "SUBMISSION/notes/extra.hpp"
 """,
+    # Makes the compiler work for more than an hour: a thousand constants,
+    # each evaluated up to g++'s limit of operations (about 5 s of CPU each).
+    "slow-compile": """
+#include <utility>
+template <int N> constexpr long spin() {
+  long x = 0;
+  for (long i = 0; i < 3000; ++i)
+    for (long j = 0; j < 3000; ++j) x += (i ^ j) + N;
+  return x;
+}
+template <int N> struct Spun { static_assert(spin<N>() != 1); };
+template <int... N> constexpr int touch(std::integer_sequence<int, N...>) {
+  return (sizeof(Spun<N>) + ...);
+}
+static_assert(touch(std::make_integer_sequence<int, 1000>()) > 0);
+""",
+    # Includes a file only root may read, to see it in the compiler's errors.
+    "include-root-only": """
+#include "ROOTONLY"
+""",
     # Declares a function the runtime then calls but never defines: the
     # linker's error must be shown with its lines.
     "link-error": """
@@ -161,6 +181,8 @@ CASES = [
      ["touches a sanitizer's hook (__tsan_default_options)",
       "defines '__tsan_default_options'"], False),
     ("does not link", "solution", "link-error", {}, 0, [], False),
+    ("compiles for hours", "solution", "slow-compile", {}, 0, [], False),
+    ("includes a file only root may read", "solution", "include-root-only", {}, 0, [], True),
     ("changes build files and tests", "solution", None, {
         f"chapters/{CHAPTER}/meson.build": "run_command('touch', 'MARKER', check: false)\n",
         f"tests/{CHAPTER}/spawn_test.cpp": "// every check removed\n",
@@ -185,7 +207,10 @@ CASES = [
 
 # Extra grader options, per attack: plain unless the attack needs a sanitizer
 # (the instructor's default, all three modes, would triple the build).
-OPTIONS = {"silence-tsan": ["--sanitize", "thread"]}
+OPTIONS = {"silence-tsan": ["--sanitize", "thread"],
+           "slow-compile": ["--build-timeout", "20", "--sanitize", "plain"]}
+ROOT_ONLY_SECRET = "root-only-secret-5e1d"
+
 PLAIN = ["--sanitize", "plain"]
 
 
@@ -276,8 +301,13 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     results_dir = tempfile.mkdtemp(prefix="results-", dir=scratch)
     json_path = os.path.join(results_dir, "results.json")
     marker = os.path.join(tempfile.gettempdir(), f"grader-escape-marker-{os.getpid()}")
+    root_only = os.path.join(scratch, "root-only.hpp")
+    if not os.path.exists(root_only):
+        with open(root_only, "w") as f:
+            f.write(f'static const char* g_leaked = "{ROOT_ONLY_SECRET}";\n')
+        os.chmod(root_only, 0o600)
     paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST,
-             "SUBMISSION": where}
+             "SUBMISSION": where, "ROOTONLY": root_only}
     make_submission(source_root, where, start, attack, extra_files, paths)
     finished, seconds = grade(grader, builddir, workdir, where, json_path,
                               *OPTIONS.get(attack, PLAIN))
@@ -309,6 +339,19 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     if attack == "silence-tsan":
         check(all(t["status"] == "sanitizer" for t in record["tests"]),
               f"{name}: every test reports the race", repr([t["status"] for t in record["tests"]]))
+    if attack == "slow-compile":
+        messages = " ".join(t["message"] for t in record["tests"])
+        check(all(t["status"] == "does not compile" for t in record["tests"]) and
+              "ran out of time" in messages and seconds < 300,
+              f"{name}: the build is stopped at --build-timeout, and the grader goes on",
+              f"{seconds:.0f} s: {messages[:600]}")
+        check(not builder_processes(), f"{name}: no compiler outlives the stopped build",
+              repr(builder_processes()))
+    if attack == "include-root-only":
+        everything = finished.stdout + finished.stderr + json.dumps(record)
+        check(ROOT_ONLY_SECRET not in everything and
+              all(t["status"] == "does not compile" for t in record["tests"]),
+              f"{name}: the build cannot read it, so no report shows it", everything[-800:])
     if attack == "include-outside":
         check(all(t["status"] == "does not compile" and "nothing is run" in t["message"]
                   for t in record["tests"]),
@@ -582,10 +625,11 @@ static const bool g_killed = [] {
 }();
 """
 RUN_UIDS = range(0x6C000000, 0x6C000000 + (1 << 16))
+BUILDER_UID = 0x6BFFFFFF
 
 
-def sandboxed_processes():
-    """The pids of processes running as a grading run's own user."""
+def processes_of(uids):
+    """The pids of processes whose user is one of `uids`."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -593,9 +637,27 @@ def sandboxed_processes():
                 uid = int(next(l for l in f if l.startswith("Uid:")).split()[1])
         except (OSError, StopIteration, ValueError):
             continue
-        if uid in RUN_UIDS:
+        if uid in uids:
             found.append(pid)
     return found
+
+
+def sandboxed_processes(tmp):
+    """The pids of tests run by a grader whose temp folder is `tmp`: a run's
+    own user, running a binary of its run area."""
+    found = []
+    for pid in processes_of(RUN_UIDS):
+        try:
+            if os.readlink(f"/proc/{pid}/exe").startswith(tmp + "/"):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def builder_processes():
+    """The pids of processes running as the sandbox's builder."""
+    return processes_of([BUILDER_UID]) if ROOT else []
 
 
 def check_runs_isolated(grader, builddir, source_root, workdir, scratch):
@@ -609,12 +671,14 @@ def check_runs_isolated(grader, builddir, source_root, workdir, scratch):
         f.write("\n" + KILL_EVERYONE.replace("TMPMARK", mark))
     command = [grader, "--builddir", builddir, "--submission", where, "--workdir", workdir,
                "--timeout", "30", "--filter", FIRST_TEST, CHAPTER[:2], *PLAIN]
+    tmp = os.path.join(scratch, "tmp-of-the-killer")
+    os.makedirs(tmp)
     attacker = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, errors="replace")
+                                text=True, errors="replace", env=dict(os.environ, TMPDIR=tmp))
     deadline = time.monotonic() + 600
     killers = []
     while not killers and attacker.poll() is None and time.monotonic() < deadline:
-        killers = sandboxed_processes()
+        killers = sandboxed_processes(tmp)
         time.sleep(0.05)
     json_path = os.path.join(scratch, "beside-the-killer.json")
     honest = subprocess.run([grader, "--builddir", builddir, "--solutions", "--sanitize",
@@ -634,6 +698,41 @@ def check_runs_isolated(grader, builddir, source_root, workdir, scratch):
     check(not left, "what a test writes in /tmp and /dev/shm is private to it", repr(left))
     for path in left:
         os.remove(path)
+
+
+def run_areas(tmp):
+    """The grader's run areas (binaries and scratch folders) in `tmp`."""
+    return {os.path.join(tmp, n) for n in os.listdir(tmp) if n.startswith("grader-run-")}
+
+
+def check_killed_grader_cleans_up(grader, builddir, source_root, workdir, scratch):
+    """A grader killed with SIGKILL mid-run leaves no run area and no process."""
+    where = os.path.join(scratch, "hidden-honest")  # an honest chapter 01, built already
+    tmp = os.path.join(scratch, "tmp-of-a-killed-grader")  # its run area, and no other's
+    os.makedirs(tmp)
+    command = [grader, "--builddir", builddir, "--submission", where, "--workdir", workdir,
+               *PLAIN, CHAPTER[:2]]
+    running = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=dict(os.environ, TMPDIR=tmp))
+    deadline = time.monotonic() + 600
+    started = set()
+    while running.poll() is None and time.monotonic() < deadline:
+        started = {d for d in run_areas(tmp)
+                   if any(n[0].isdigit() for n in os.listdir(d))}  # a binary installed
+        if started:
+            break
+        time.sleep(0.02)
+    running.kill()
+    running.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (any(os.path.exists(d) for d in started) or
+                                          sandboxed_processes(tmp)):
+        time.sleep(0.05)
+    check(started and not any(os.path.exists(d) for d in started) and
+          not sandboxed_processes(tmp),
+          "a grader killed by SIGKILL leaves neither its run area nor a test behind",
+          f"run areas {started}, left {[d for d in started if os.path.exists(d)]}, "
+          f"processes {sandboxed_processes(tmp)}")
 
 
 REGRESSION_CHAPTER = "02-wakers"
@@ -726,6 +825,7 @@ def main():
         if ROOT:  # without root nothing is sandboxed, so nothing is closed to the test
             check_hidden_unreadable(grader, builddir, source_root, workdir, scratch)
             check_runs_isolated(grader, builddir, source_root, workdir, scratch)
+            check_killed_grader_cleans_up(grader, builddir, source_root, workdir, scratch)
     return summary()
 
 

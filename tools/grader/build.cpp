@@ -3,6 +3,10 @@
 
 #include <sys/stat.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <sstream>
 
@@ -126,14 +130,37 @@ class NinjaSteps {
 
 namespace {
 
+// The longest a compiler may spend on one file, whatever the build's limit.
+constexpr double max_cpu_per_compile = 600;
+
+void confine(ChildRequest& ninja, const BuildLimits& limits) {
+  ninja.run_as = limits.run_as;
+  ninja.file_size = 4ull << 30;  // a test binary with its debug information, under a sanitizer
+  if (!limits.seconds) return;
+  ninja.timeout = std::chrono::duration<double>(*limits.seconds);
+  ninja.kill_descendants = true;
+  ninja.cpu_seconds = static_cast<unsigned long long>(std::min(*limits.seconds,
+                                                               max_cpu_per_compile));
+}
+
 BuildResult run_ninja(const std::string& build_dir, const std::vector<std::string>& arguments,
-                      const std::string& what, const BuildProgress& progress) {
+                      const std::string& what, const BuildProgress& progress,
+                      const BuildLimits& limits) {
   ChildRequest ninja;
   ninja.argv = {"ninja", "-C", build_dir};
   ninja.argv.insert(ninja.argv.end(), arguments.begin(), arguments.end());
   ninja.head_limit = 256 * 1024;
   if (progress) ninja.on_output = NinjaSteps(progress);
+  confine(ninja, limits);
   ChildOutcome outcome = run_child(ninja);
+  if (outcome.timed_out)
+    return {false, fmt::format("the build of {} ran out of time: stopped after {:.0f} s "
+                               "(--build-timeout), with every compiler it had started",
+                               what, *limits.seconds)};
+  if (outcome.signal == SIGXCPU || outcome.output.find("CPU time limit") != std::string::npos)
+    return {false, fmt::format("a compiler ran out of time: stopped after {:.0f} s of CPU\n{}",
+                               std::min(limits.seconds.value_or(0), max_cpu_per_compile),
+                               first_error_lines(outcome.output))};
   if (outcome.exit_code == 0) return {true, {}};
   if (is_build_setup_failure(outcome.output))
     throw UsageError("ninja cannot build " + what + " in " + build_dir + ":\n" +
@@ -144,15 +171,15 @@ BuildResult run_ninja(const std::string& build_dir, const std::vector<std::strin
 }  // namespace
 
 BuildResult build_target(const std::string& build_dir, const std::string& target,
-                         const BuildProgress& progress) {
-  return run_ninja(build_dir, {target}, target, progress);
+                         const BuildProgress& progress, const BuildLimits& limits) {
+  return run_ninja(build_dir, {target}, target, progress, limits);
 }
 
 BuildResult build_targets(const std::string& build_dir, const std::vector<std::string>& targets,
-                          const BuildProgress& progress) {
+                          const BuildProgress& progress, const BuildLimits& limits) {
   std::vector<std::string> arguments = {"-k", "0"};
   arguments.insert(arguments.end(), targets.begin(), targets.end());
-  return run_ninja(build_dir, arguments, "the test binaries", progress);
+  return run_ninja(build_dir, arguments, "the test binaries", progress, limits);
 }
 
 }  // namespace grader

@@ -4,8 +4,12 @@
 // does not compile cannot hide the others and its errors are its own.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sanitizer.hpp"
@@ -18,6 +22,16 @@ namespace grader {
 std::string prepare_build_dir(const std::string& builddir, const std::string& source_root,
                               Sanitizer sanitizer);
 
+// How a submission's build is confined: run as `run_as` (the sandbox's
+// builder, sandbox.hpp), so that the compiler can read nothing that only
+// root may, and stopped, with everything it started, after `seconds`; each
+// compiler gets at most min(seconds, 600) s of CPU. Empty for the course's
+// own build.
+struct BuildLimits {
+  std::optional<std::pair<uid_t, gid_t>> run_as;
+  std::optional<double> seconds;
+};
+
 struct BuildResult {
   bool ok = false;
   std::string errors;  // the first compiler error lines, when not ok
@@ -28,11 +42,11 @@ using BuildProgress = std::function<void(int step, int steps)>;
 
 // Throws UsageError when the build directory itself is broken.
 BuildResult build_target(const std::string& build_dir, const std::string& target,
-                         const BuildProgress& progress = {});
+                         const BuildProgress& progress = {}, const BuildLimits& limits = {});
 
 // All of `targets` in one ninja call that goes on past a failed compile
 // (-k 0): what fails is built, and reported, again by build_target.
 BuildResult build_targets(const std::string& build_dir, const std::vector<std::string>& targets,
-                          const BuildProgress& progress = {});
+                          const BuildProgress& progress = {}, const BuildLimits& limits = {});
 
 }  // namespace grader

@@ -33,9 +33,10 @@ using Clock = std::chrono::steady_clock;
 // The process group of the child being run, for the interrupt handler.
 volatile sig_atomic_t g_running_group = 0;
 
-// The watchdog that resumes a stopped grader (see install_process_guards):
-// a child of the grader that must survive kill_leftovers.
-pid_t g_watchdog = 0;
+// The grader's own helpers, children that must survive kill_leftovers: the
+// watchdog that resumes a stopped grader (see install_process_guards) and
+// the run area's janitor (sandbox.hpp).
+std::vector<pid_t> g_spared;
 
 void on_interrupt(int signal_number) {
   pid_t group = g_running_group;
@@ -98,7 +99,9 @@ struct ChildSetup {
   int channel_fd;  // -1 when there is no result channel
   const char* working_dir;
   const std::optional<std::pair<uid_t, gid_t>>* run_as;
+  unsigned long long file_size;
   const std::optional<unsigned long long>* address_space;
+  const std::optional<unsigned long long>* cpu_seconds;
   const char* private_tmp;  // "" when none
   pid_t grader;
 };
@@ -125,11 +128,15 @@ void limit(const ChildSetup& s) {
   // A process per test is plenty; a fork bomb stops here, not at the machine.
   rlimit processes{256, 256};
   setrlimit(RLIMIT_NPROC, &processes);
-  rlimit file_size{256ull << 20, 256ull << 20};
+  rlimit file_size{s.file_size, s.file_size};
   setrlimit(RLIMIT_FSIZE, &file_size);
   if (*s.address_space) {
     rlimit memory{**s.address_space, **s.address_space};
     setrlimit(RLIMIT_AS, &memory);
+  }
+  if (*s.cpu_seconds) {
+    rlimit cpu{**s.cpu_seconds, **s.cpu_seconds};
+    setrlimit(RLIMIT_CPU, &cpu);
   }
 }
 
@@ -194,19 +201,23 @@ std::vector<pid_t> children_of(pid_t parent) {
   return children;
 }
 
+bool spared(pid_t pid) {
+  return std::find(g_spared.begin(), g_spared.end(), pid) != g_spared.end();
+}
+
 // Kills and reaps every child the grader has, round after round, because
 // killing one hands its own children to the grader.
 void kill_leftovers() {
   for (int round = 0; round < 1000; ++round) {
     std::vector<pid_t> children = children_of(getpid());
-    children.erase(std::remove(children.begin(), children.end(), g_watchdog), children.end());
+    std::erase_if(children, spared);
     if (children.empty()) break;
     for (pid_t child : children) kill(child, SIGKILL);
     for (pid_t child : children) waitpid(child, nullptr, 0);
   }
-  // Reaps what already exited, but never waits for the watchdog.
+  // Reaps what already exited, but never waits for a helper.
   for (pid_t child : children_of(getpid()))
-    if (child != g_watchdog) waitpid(child, nullptr, WNOHANG);
+    if (!spared(child)) waitpid(child, nullptr, WNOHANG);
 }
 
 // The state letter in /proc/PID/stat: 'T' when stopped by a signal.
@@ -225,7 +236,7 @@ void start_watchdog() {
   pid_t grader = getpid();
   pid_t pid = fork();
   if (pid != 0) {
-    g_watchdog = pid > 0 ? pid : 0;
+    if (pid > 0) g_spared.push_back(pid);
     return;
   }
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -381,6 +392,10 @@ class Watch {
 
 }  // namespace
 
+void spare_from_leftovers(pid_t helper) {
+  g_spared.push_back(helper);
+}
+
 ChildOutcome run_child(const ChildRequest& request) {
   Pipe output = make_pipe();
   Pipe channel = request.result_channel ? make_pipe() : Pipe{};
@@ -394,7 +409,9 @@ ChildOutcome run_child(const ChildRequest& request) {
                    channel.write,
                    request.working_dir.c_str(),
                    &request.run_as,
+                   request.file_size,
                    &request.address_space,
+                   &request.cpu_seconds,
                    request.private_tmp.c_str(),
                    getpid()};
 

@@ -32,9 +32,12 @@ struct ChildRequest {
   std::string working_dir;  // empty: the grader's own
   // When set, the child drops to this user and group before exec, with
   // the sandbox's limits: 256 processes for the user, files of at most
-  // 256 MiB, and `address_space` bytes of memory when that is set.
+  // `file_size` bytes, `address_space` bytes of memory and `cpu_seconds`
+  // of CPU for each of its processes when those are set.
   std::optional<std::pair<uid_t, gid_t>> run_as;
+  unsigned long long file_size = 256ull << 20;
   std::optional<unsigned long long> address_space;
+  std::optional<unsigned long long> cpu_seconds;
   // When set (with run_as, as root), the child gets a mount namespace of
   // its own in which this folder is /tmp, its working folder, and /dev/shm,
   // /var/tmp and /run/lock are empty: nothing it writes there is seen by
@@ -68,5 +71,9 @@ ChildOutcome run_child(const ChildRequest& request);
 // setsid still ends up the grader's child, to be killed with its test; and
 // starts a watchdog that resumes the grader should a test stop it.
 void install_process_guards();
+
+// A helper child of the grader's own, which the killing of a test's
+// leftovers must spare.
+void spare_from_leftovers(pid_t helper);
 
 }  // namespace grader

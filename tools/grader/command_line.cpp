@@ -50,6 +50,9 @@ void describe(CLI::App& app, Options& o, Switches& s) {
       ->check(CLI::IsMember({"plain", "thread", "address", "all"}))
       ->allow_extra_args(false)
       ->type_name("MODE");
+  app.add_option("--build-timeout", o.build_timeout,
+                 "with --submission: seconds a build step may take (default 1800); any one "
+                 "compiler process gets at most this, or 600, seconds of CPU");
   app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default")
       ->type_name("SECONDS");
   app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass")
@@ -110,6 +113,8 @@ void check_numbers(const Options& o) {
   if (o.timeout && !(std::isfinite(*o.timeout) && *o.timeout >= min_timeout_seconds &&
                      *o.timeout <= max_timeout_seconds))
     throw UsageError("--timeout must be a number of seconds from 0.1 to 3600");
+  if (!(std::isfinite(o.build_timeout) && o.build_timeout >= 1 && o.build_timeout <= 86400))
+    throw UsageError("--build-timeout must be a number of seconds from 1 to 86400");
   if (o.repeat < 1 || o.repeat > max_repeat)
     throw UsageError("--repeat must be a whole number from 1 to 1000");
 }

@@ -50,6 +50,8 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
   // The mutation check (--first-failure) asks only whether a test failed.
   settings_ = {options.modes.front(), options.timeout, options.repeat, !options.first_failure};
   for (const std::string& warning : area_.warnings()) print_progress("warning: " + warning);
+  if (copied_) build_limits_.seconds = options.build_timeout;
+  if (copied_ && plan.copy.builder) build_limits_.run_as = {{builder_uid, builder_uid}};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
                                            : "chapters";
@@ -100,7 +102,7 @@ bool GradingSession::build_all(const GradingPlan& plan) {
     // its errors under its own chapter.
     built = build_targets(build.build_dir, these, [&](int step, int steps) {
       show_status(fmt::format("building{}, step {}/{}, then {}", mode, step, steps, tests_left()));
-    }).ok && built;
+    }, build_limits_).ok && built;
   }
   return built;
 }
@@ -144,7 +146,7 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
       BuildResult built = build_target(build.build_dir, binary.target, [&](int step, int steps) {
         show_status(fmt::format("{}: building, step {}/{}, then {}: {}", chapter.chapter, step,
                                 steps, tests_left(), binary.target));
-      });
+      }, build_limits_);
       if (!built.ok) {
         report_not_compiling(chapter.chapter, binary, mode + built.errors);
         return {};
@@ -214,7 +216,7 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
 std::string GradingSession::install_reference(const TestBinary& binary, std::string& problem) {
   const std::string& build_dir = builds_.front().build_dir;
   print_progress("building " + binary.reference_target + " (the reference for the hidden tests)");
-  BuildResult built = build_target(build_dir, binary.reference_target);
+  BuildResult built = build_target(build_dir, binary.reference_target, {}, build_limits_);
   if (!built.ok) {
     problem = "the hidden tests do not build against the reference solution, so they have "
               "nothing to be compared with: the instructor should fix them.\n" + built.errors;

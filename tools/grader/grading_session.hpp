@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "build.hpp"
 #include "console_report.hpp"
 #include "grading_plan.hpp"
 #include "options.hpp"
@@ -62,6 +63,7 @@ class GradingSession {
   std::vector<std::string> graded_chapters_;
   std::string source_root_;
   bool copied_ = false;  // a submission's copy: its build may read only the copy and /usr
+  BuildLimits build_limits_;  // for a copy's build: its user and time
   RunSettings settings_;
   RunArea area_;
   GradingRun run_;

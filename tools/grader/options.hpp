@@ -22,6 +22,7 @@ struct Options {
   // in each. Plain alone by default; all three by default with --submission.
   std::vector<Sanitizer> modes = {Sanitizer::none};
   std::optional<double> timeout;  // seconds, replaces the computed budget
+  double build_timeout = 1800;    // seconds per ninja call of a submission's build
   int repeat = 1;
   // Earlier chapters' tests count in the score: with --count-regressions,
   // and by default with --submission (--no-count-regressions: not).

@@ -106,6 +106,38 @@ std::string make_root() {
 RunArea::RunArea(bool sandbox) {
   if (sandbox) take_user_of_this_run();
   root_ = make_root();
+  start_janitor();
+}
+
+// A child that outlives the grader to clean up after it: when the pipe's
+// other end closes (the grader exited, or was killed, even by SIGKILL), it
+// kills what this run's user left and removes the run area. It leaves the
+// terminal's process group and ignores hang-ups, so that Ctrl-C, which
+// stops the grader, does not stop it.
+void RunArea::start_janitor() {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  pid_t pid = fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid == 0) {
+    setpgid(0, 0);
+    // Whoever reads the grader's output must not wait for the janitor.
+    int null_fd = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3; ++fd) dup2(null_fd, fd);
+    std::signal(SIGHUP, SIG_IGN);
+    std::signal(SIGINT, SIG_IGN);
+    close(ends[1]);
+    char byte;
+    while (read(ends[0], &byte, 1) != 0 && errno == EINTR) {
+    }
+    if (user_lock_ >= 0) probe(identity_->first, true);
+    std::error_code ignored;
+    fs::remove_all(root_, ignored);
+    _exit(0);
+  }
+  close(ends[0]);
+  janitor_pipe_ = ends[1];
+  spare_from_leftovers(pid);
 }
 
 void RunArea::take_user_of_this_run() {
@@ -144,6 +176,7 @@ RunArea::~RunArea() {
     probe(identity_->first, true);  // nothing of this run's user outlives it
     close(user_lock_);
   }
+  close(janitor_pipe_);  // the janitor finds nothing left, and ends
 }
 
 std::string RunArea::install(const std::string& binary, Access access) {

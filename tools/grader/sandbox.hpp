@@ -24,6 +24,13 @@ namespace grader {
 // the machine shares it.
 inline constexpr const char* sandbox_user_name = "grader-sandbox";
 
+// Who builds a submission when the grader sandboxes: a user id with no
+// account, just below the runs' own, that owns the copy of the course and
+// its build directories and nothing else. It runs only compilers (the
+// student's code runs in tests, as a run's own user), so every run shares
+// it; what it cannot do is read a file only root may.
+inline constexpr uid_t builder_uid = 0x6bffffff;
+
 // A sandboxed plain test's memory: 4 GiB of address space (threads' stacks
 // count: 8 MiB each).
 inline constexpr unsigned long long sandbox_address_space = 4ull << 30;
@@ -59,11 +66,13 @@ class RunArea {
 
  private:
   void take_user_of_this_run();
+  void start_janitor();
 
   std::string root_;
   std::optional<std::pair<uid_t, gid_t>> identity_;
   bool private_tmp_ = false;
   int user_lock_ = -1;  // held while this run owns its user id
+  int janitor_pipe_ = -1;  // its end closes when the grader ends, however
   std::vector<std::string> warnings_;
   int installed_ = 0;
   int scratches_ = 0;

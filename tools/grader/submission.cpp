@@ -3,9 +3,13 @@
 // only what differs.
 #include "submission.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +18,7 @@
 
 #include "child_process.hpp"
 #include "console_report.hpp"
+#include "sandbox.hpp"
 #include "test_catalog.hpp"
 #include "usage_error.hpp"
 
@@ -168,6 +173,36 @@ void close_to_others(const fs::path& folder) {
   fs::permissions(folder, fs::perms::owner_all, error);
 }
 
+// The builder (sandbox.hpp) owns `folder` (and, `recursive`, all in it):
+// the build writes only there, and reads the copy through it.
+void hand_to_builder(const fs::path& folder, bool recursive) {
+  auto give = [](const fs::path& path) {
+    if (lchown(path.c_str(), builder_uid, builder_uid) != 0)
+      throw UsageError("cannot hand " + path.string() + " to the builder: " +
+                       std::strerror(errno));
+  };
+  give(folder);
+  if (!recursive) return;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(folder, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error))
+    give(it->path());
+  if (error) throw UsageError("cannot hand " + folder.string() + " to the builder: " + error.message());
+}
+
+// Whether every user may walk to `path`: every folder on the way, itself
+// included, open to others' search.
+bool searchable_by_others(const fs::path& path) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(path, error);
+  for (fs::path at = absolute; !error; at = at.parent_path()) {
+    if ((fs::status(at, error).permissions() & fs::perms::others_exec) == fs::perms::none)
+      return false;
+    if (at == at.root_path()) return true;
+  }
+  return false;
+}
+
 // Whether every user can reach `path`: every folder on the way searchable
 // by others, and the last one readable.
 bool open_to_everyone(const fs::path& path) {
@@ -276,15 +311,30 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
                                 "could print them into its output: chmod -R go-rwx it (the "
                                 "copy's are closed)");
 
+  // The builder must be able to walk to the work folder: every folder on
+  // the way open to others' search.
+  prepared.builder = request.sandbox && searchable_by_others(request.workdir);
+  if (request.sandbox && !prepared.builder)
+    prepared.warnings.push_back("the builder cannot reach " + request.workdir +
+                                " (a folder on the way is closed to other users), so the build "
+                                "runs as root, with its time limits only: choose a --workdir "
+                                "others may walk to, such as one under /var/tmp");
   // build-none is the plain build: the name it had before there were modes,
   // so that a work folder prepared then is still used.
   for (Sanitizer mode : request.modes) {
     std::string dir = (fs::path(request.workdir) / ("build-" + sanitizer_name(mode))).string();
     configure(copy.string(), dir, mode);
     close_to_others(dir);
+    if (prepared.builder) hand_to_builder(dir, true);
     prepared.build_dirs.push_back(dir);
   }
   close_to_others(copy);
+  if (prepared.builder) {
+    hand_to_builder(copy, false);
+    for (const std::string& chapter : request.chapters)
+      if (fs::is_directory(copy / "tests/hidden" / chapter, error))
+        hand_to_builder(copy / "tests/hidden" / chapter, true);
+  }
   return prepared;
 }
 

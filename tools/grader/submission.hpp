@@ -25,6 +25,7 @@ struct PreparedCopy {
   std::vector<ChangedFile> other_changes;  // in the submission, not used
   std::vector<std::string> missing;        // starter files the submission lacks
   std::vector<std::string> warnings;       // for the instructor, before grading
+  bool builder = false;  // the builder (sandbox.hpp) owns the copy and its builds
 };
 
 struct CopyRequest {
