@@ -185,7 +185,7 @@ void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& 
                             tests_planned_, tests_left(), test.name));
     std::optional<Reference> expected;
     if (binary.hidden) {
-      expected = reference_problem.empty() ? take_reference(reference, test, settings_)
+      expected = reference_problem.empty() ? take_reference(reference, test, settings_, area_)
                                            : Reference{{}, {}, reference_problem};
       if (!expected->problem.empty()) {
         add(without_reference(chapter, binary, test, expected->problem));

@@ -21,16 +21,21 @@ struct ReferenceRun {
 };
 
 ReferenceRun run_reference(const std::string& binary, const DeclaredTest& test,
-                           const std::string& seed, const RunSettings& settings) {
+                           const std::string& seed, const RunSettings& settings, RunArea& area) {
   std::string token = make_token();
   double budget = time_budget(test.declared_timeout, Sanitizer::none, settings.timeout);
+  std::string scratch = area.scratch();
   ChildRequest request;
   request.argv = {binary, "--run", test.name, "--grader-token=" + token, "--grader-seed=" + seed};
   request.environment = sanitizer_environment(Sanitizer::none);
+  request.environment.emplace_back("HOME", scratch);
+  request.environment.emplace_back("TMPDIR", scratch);
+  request.working_dir = scratch;
   request.result_channel = true;
   request.kill_descendants = true;
   request.timeout = std::chrono::duration<double>(budget);
   ChildOutcome outcome = run_child(request);
+  area.remove_scratch(scratch);
   return {judge(outcome, token, Sanitizer::none, budget), outcome.output};
 }
 
@@ -56,12 +61,12 @@ std::string shown(const std::string& line) {
 }  // namespace
 
 Reference take_reference(const std::string& binary, const DeclaredTest& test,
-                         const RunSettings& settings) {
+                         const RunSettings& settings, RunArea& area) {
   Reference reference;
   reference.seed = make_seed();
   std::string first;
   for (int run = 0; run < 2; ++run) {
-    ReferenceRun result = run_reference(binary, test, reference.seed, settings);
+    ReferenceRun result = run_reference(binary, test, reference.seed, settings, area);
     if (result.verdict.status != Status::pass) {
       reference.problem = fmt::format(
           "the reference solution does not pass this hidden test ({}), so it has nothing to be "

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "sandbox.hpp"
 #include "test_catalog.hpp"
 #include "test_runner.hpp"
 
@@ -25,10 +26,11 @@ struct Reference {
 
 // Runs `binary` (the hidden tests built against the reference solution,
 // installed where only the grader can run it) twice with one fresh seed,
-// as the grader's own user: it is the course's code and the instructor's.
-// Both runs must pass and observe the same, or the reference has a problem.
+// as the grader's own user, in a scratch folder of `area`: it is the
+// course's code and the instructor's. Both runs must pass and observe the
+// same, or the reference has a problem.
 Reference take_reference(const std::string& binary, const DeclaredTest& test,
-                         const RunSettings& settings);
+                         const RunSettings& settings, RunArea& area);
 
 // Why `observed` is not `expected`, without saying what was expected; or
 // nothing when they are the same.
