@@ -137,6 +137,7 @@ void RunArea::start_janitor() {
   }
   close(ends[0]);
   janitor_pipe_ = ends[1];
+  janitor_ = pid;
   spare_from_leftovers(pid);
 }
 
@@ -177,6 +178,8 @@ RunArea::~RunArea() {
     close(user_lock_);
   }
   close(janitor_pipe_);  // the janitor finds nothing left, and ends
+  while (waitpid(janitor_, nullptr, 0) < 0 && errno == EINTR) {
+  }
 }
 
 std::string RunArea::install(const std::string& binary, Access access) {

@@ -73,6 +73,7 @@ class RunArea {
   bool private_tmp_ = false;
   int user_lock_ = -1;  // held while this run owns its user id
   int janitor_pipe_ = -1;  // its end closes when the grader ends, however
+  pid_t janitor_ = -1;
   std::vector<std::string> warnings_;
   int installed_ = 0;
   int scratches_ = 0;
