@@ -374,6 +374,11 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
         check(strict is not None and strict["score"] == 0 and strict["integrity"]["zeroed"]
               and finished.returncode == 1 and "--strict" in finished.stdout,
               f"{name}: --strict scores it 0 and says why", finished.stdout[-600:])
+        check(strict is not None and strict["tests"] and
+              all(t["status"] == "error" and t["message"].startswith("not run")
+                  for t in strict["tests"]),
+              f"{name}: --strict runs none of its code: the scan comes before the tests",
+              repr([(t["status"], t["message"][:80]) for t in (strict or {}).get("tests", [])])[:800])
     if os.path.exists(marker):
         os.remove(marker)
 

@@ -98,7 +98,7 @@ bool GradingSession::build_all(const GradingPlan& plan) {
     const std::vector<std::string>& these = &build == &builds_.front() ? first_targets : targets;
     std::string mode = builds_.size() > 1 ? " (" + mode_name(build.mode) + ")" : "";
     print_progress(fmt::format("building {} test binaries{}", these.size(), mode));
-    // What fails here is built again, alone, by grade_binary, which reports
+    // What fails here is built again, alone, by build_and_install, which reports
     // its errors under its own chapter.
     built = build_targets(build.build_dir, these, [&](int step, int steps) {
       show_status(fmt::format("building{}, step {}/{}, then {}", mode, step, steps, tests_left()));
@@ -109,9 +109,28 @@ bool GradingSession::build_all(const GradingPlan& plan) {
 
 void GradingSession::grade(const ChapterPlan& chapter) {
   graded_chapters_.push_back(chapter.chapter);
-  for (const TestBinary& binary : chapter.binaries)
-    if (!stopped_) grade_binary(chapter, binary);
-  scan(chapter);
+  if (chapter.student_files.empty()) {
+    // The course's own code (the solutions, a mutant): built binary by
+    // binary, so that --first-failure builds no more than it must.
+    for (const TestBinary& binary : chapter.binaries)
+      if (!stopped_ && any_selected(binary))
+        run_binary(chapter, binary, build_and_install(chapter, binary));
+  } else {
+    // A student's code is scanned before any of it runs, so that --strict
+    // never runs code the scan found something in.
+    std::vector<std::vector<ModeBinary>> built;
+    for (const TestBinary& binary : chapter.binaries)
+      built.push_back(any_selected(binary) ? build_and_install(chapter, binary)
+                                           : std::vector<ModeBinary>{});
+    scan(chapter);
+    for (std::size_t i = 0; i < chapter.binaries.size() && !stopped_; ++i) {
+      if (built[i].empty()) continue;  // not selected, or reported as not compiling
+      if (refused_by_scan())
+        report_not_run(chapter, chapter.binaries[i]);
+      else
+        run_binary(chapter, chapter.binaries[i], built[i]);
+    }
+  }
   console_.chapter_done(chapter.chapter, run_.results);
   if (records_grades_ && !stopped_) record_chapter(chapter.chapter);
 }
@@ -171,11 +190,27 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
   return runnables;
 }
 
-void GradingSession::grade_binary(const ChapterPlan& chapter, const TestBinary& binary) {
-  // Nothing to build for a binary none of whose tests --filter keeps.
-  if (!any_selected(binary)) return;
-  std::vector<ModeBinary> runnables = build_and_install(chapter, binary);
-  if (runnables.empty()) return;
+bool GradingSession::refused_by_scan() const {
+  return !run_.scan_error.empty() || (options_.strict && !run_.integrity.empty());
+}
+
+void GradingSession::report_not_run(const ChapterPlan& chapter, const TestBinary& binary) {
+  TestResult result = blank_result(chapter.chapter, binary);
+  result.message = !run_.scan_error.empty()
+                       ? "not run: the integrity scan could not complete (" + run_.scan_error + ")"
+                       : "not run: the integrity report is not empty, and --strict scores such a "
+                         "submission 0 (see the findings)";
+  for (const DeclaredTest& test : binary.tests) {
+    if (!selected(test.name)) continue;
+    result.name = test.name;
+    result.points_possible = test.points;
+    add(result);
+  }
+}
+
+void GradingSession::run_binary(const ChapterPlan& chapter, const TestBinary& binary,
+                                const std::vector<ModeBinary>& runnables) {
+  if (runnables.empty()) return;  // reported as not compiling
   std::string reference_problem;
   std::string reference =
       binary.hidden ? install_reference(binary, reference_problem) : std::string();

@@ -33,7 +33,13 @@ class GradingSession {
   int finish();
 
  private:
-  void grade_binary(const ChapterPlan& chapter, const TestBinary& binary);
+  // Runs the tests of a binary built and installed in every mode.
+  void run_binary(const ChapterPlan& chapter, const TestBinary& binary,
+                  const std::vector<ModeBinary>& runnables);
+  // Whether the scan forbids running the student's code: it could not
+  // complete, or it found something and --strict is on.
+  bool refused_by_scan() const;
+  void report_not_run(const ChapterPlan& chapter, const TestBinary& binary);
   // The binary built and installed in every mode; empty when it does not
   // build in one of them (reported as such).
   std::vector<ModeBinary> build_and_install(const ChapterPlan& chapter, const TestBinary& binary);
