@@ -65,8 +65,8 @@ TEST_CASE("bonus points" * doctest::description("points:1000")) {}
 #include <string>
 extern "C" ssize_t write(int fd, const void* data, size_t size) {
   std::string text(static_cast<const char*>(data), size);
-  auto at = text.find(" fail\\n");
-  if (at != std::string::npos) text = text.substr(0, at) + " pass\\n";
+  auto at = text.find(" fail ");
+  if (at != std::string::npos) text = text.substr(0, at) + " pass 0\\n";
   return syscall(SYS_write, fd, text.data(), text.size());
 }
 """,
@@ -82,7 +82,7 @@ static const bool g_forged = [] {
   auto at = all.find("--grader-" "token=");
   if (at == std::string::npos) return false;
   std::string token = all.substr(at + 15, all.find('\\0', at) - at - 15);
-  std::string record = token + " pass\\n";
+  std::string record = token + " pass 0\\n";
   if (::write(3, record.data(), record.size()) < 0) return false;
   _exit(0);
 }();
@@ -304,7 +304,8 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
     root_only = os.path.join(scratch, "root-only.hpp")
     if not os.path.exists(root_only):
         with open(root_only, "w") as f:
-            f.write(f'static const char* g_leaked = "{ROOT_ONLY_SECRET}";\n')
+            # Read, it would stop the compiler with its text in the error.
+            f.write(f"#error {ROOT_ONLY_SECRET}\n")
         os.chmod(root_only, 0o600)
     paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST,
              "SUBMISSION": where, "ROOTONLY": root_only}
@@ -349,9 +350,9 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
               repr(builder_processes()))
     if attack == "include-root-only":
         everything = finished.stdout + finished.stderr + json.dumps(record)
-        check(ROOT_ONLY_SECRET not in everything and
+        check(ROOT_ONLY_SECRET not in everything and "Permission denied" in everything and
               all(t["status"] == "does not compile" for t in record["tests"]),
-              f"{name}: the build cannot read it, so no report shows it", everything[-800:])
+              f"{name}: the builder cannot read it, so no report shows it", everything[-800:])
     if attack == "include-outside":
         check(all(t["status"] == "does not compile" and "nothing is run" in t["message"]
                   for t in record["tests"]),

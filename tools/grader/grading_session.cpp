@@ -195,17 +195,12 @@ bool GradingSession::refused_by_scan() const {
 }
 
 void GradingSession::report_not_run(const ChapterPlan& chapter, const TestBinary& binary) {
-  TestResult result = blank_result(chapter.chapter, binary);
-  result.message = !run_.scan_error.empty()
-                       ? "not run: the integrity scan could not complete (" + run_.scan_error + ")"
-                       : "not run: the integrity report is not empty, and --strict scores such a "
-                         "submission 0 (see the findings)";
-  for (const DeclaredTest& test : binary.tests) {
-    if (!selected(test.name)) continue;
-    result.name = test.name;
-    result.points_possible = test.points;
-    add(result);
-  }
+  std::string why = !run_.scan_error.empty()
+                        ? "not run: the integrity scan could not complete (" + run_.scan_error + ")"
+                        : "not run: the integrity report is not empty, and --strict scores such a "
+                          "submission 0 (see the findings)";
+  for (const DeclaredTest& test : binary.tests)
+    if (selected(test.name)) add(not_run(chapter.chapter, binary, test, Status::error, why));
 }
 
 void GradingSession::run_binary(const ChapterPlan& chapter, const TestBinary& binary,
@@ -223,7 +218,7 @@ void GradingSession::run_binary(const ChapterPlan& chapter, const TestBinary& bi
       expected = reference_problem.empty() ? take_reference(reference, test, settings_, area_)
                                            : Reference{{}, {}, reference_problem};
       if (!expected->problem.empty()) {
-        add(without_reference(chapter, binary, test, expected->problem));
+        add(not_run(chapter.chapter, binary, test, Status::error, expected->problem));
         continue;
       }
       if (expected->observations.empty())
@@ -278,40 +273,37 @@ std::string GradingSession::read_outside_the_copy(const std::string& build_dir) 
            e.what();
   }
   if (outside.empty()) return {};
-  for (const std::string& file : outside) {
-    Finding finding{file, "read by the compiler, outside the course's copy and /usr"};
-    auto same = [&](const Finding& f) { return f.where == file; };
-    if (std::none_of(run_.integrity.begin(), run_.integrity.end(), same))
-      run_.integrity.push_back(finding);
-  }
+  for (const std::string& file : outside)
+    add_finding({file, "read by the compiler, outside the course's copy and /usr"});
   return fmt::format("the build read {} file{} outside the course's copy and the system's "
                      "headers (an #include of an absolute path?), so nothing is run: {}",
                      outside.size(), outside.size() == 1 ? "" : "s", fmt::join(outside, ", "));
 }
 
-TestResult GradingSession::without_reference(const ChapterPlan& chapter, const TestBinary& binary,
-                                             const DeclaredTest& test,
-                                             const std::string& problem) const {
-  TestResult result = blank_result(chapter.chapter, binary);
+void GradingSession::add_finding(Finding finding) {
+  auto same = [&](const Finding& f) { return f.where == finding.where && f.what == finding.what; };
+  if (std::none_of(run_.integrity.begin(), run_.integrity.end(), same))
+    run_.integrity.push_back(std::move(finding));
+}
+
+TestResult GradingSession::not_run(const std::string& chapter, const TestBinary& binary,
+                                   const DeclaredTest& test, Status status,
+                                   const std::string& why) const {
+  TestResult result = blank_result(chapter, binary);
   result.name = test.name;
   result.points_possible = test.points;
-  result.status = Status::error;
-  result.message = problem;
+  result.status = status;
+  result.message = why;
   return result;
 }
 
 void GradingSession::report_not_compiling(const std::string& chapter, const TestBinary& binary,
                                           const std::string& errors) {
-  TestResult result = blank_result(chapter, binary);
-  result.status = Status::does_not_compile;
-  result.message = errors;
   std::vector<TestResult> results;
   for (const DeclaredTest& test : binary.tests) {
     if (!selected(test.name)) continue;
-    result.name = test.name;
-    result.points_possible = test.points;
-    results.push_back(result);
-    add(result, false);
+    results.push_back(not_run(chapter, binary, test, Status::does_not_compile, errors));
+    add(results.back(), false);
   }
   // One line for the binary: its errors are the same for every test.
   console_.not_compiling(results, binary.target.empty() ? binary.path : binary.target);
@@ -335,9 +327,7 @@ void GradingSession::scan(const ChapterPlan& chapter) {
     // Shown relative to the course (or its copy) and the build directory.
     for (const std::string& root : {source_root_, build_dir_})
       if (!root.empty() && f.where.rfind(root + "/", 0) == 0) f.where.erase(0, root.size() + 1);
-    auto same = [&f](const Finding& g) { return g.where == f.where && g.what == f.what; };
-    if (std::none_of(run_.integrity.begin(), run_.integrity.end(), same))
-      run_.integrity.push_back(std::move(f));
+    add_finding(std::move(f));
   }
   write_files();
 }

@@ -48,9 +48,11 @@ class GradingSession {
   // why it could not be, in `problem`.
   std::string install_reference(const TestBinary& binary, std::string& problem);
   std::string read_outside_the_copy(const std::string& build_dir);
-  // The result of a hidden test whose reference could not be taken.
-  TestResult without_reference(const ChapterPlan& chapter, const TestBinary& binary,
-                               const DeclaredTest& test, const std::string& problem) const;
+  // The result of a test that was not run, and why.
+  TestResult not_run(const std::string& chapter, const TestBinary& binary,
+                     const DeclaredTest& test, Status status, const std::string& why) const;
+  // Adds a finding to the integrity report, once.
+  void add_finding(Finding finding);
   bool any_selected(const TestBinary& binary) const;
   std::string how_to_grade_as_instructor() const;
   void report_not_compiling(const std::string& chapter, const TestBinary& binary,

@@ -23,19 +23,16 @@ std::string make_seed() {
 
 namespace {
 
-// "<token> pass <n>\n<n bytes of observations><messages>"; a record without
-// its count ("<token> pass\n") has no observations.
+// What follows "<token> pass" (or "fail"): " <n>\n", then n bytes of
+// observations, then the messages.
 std::optional<Record> parse_at(const std::string& data, std::size_t start) {
   std::size_t end = data.find('\n', start);
-  if (end == std::string::npos) return std::nullopt;
-  std::string count = data.substr(start, end - start);
-  std::size_t size = 0;
-  if (!count.empty()) {
-    if (count[0] != ' ' || count.size() > 11 ||
-        count.find_first_not_of("0123456789", 1) != std::string::npos || count.size() == 1)
-      return std::nullopt;
-    size = std::stoul(count.substr(1));
-  }
+  if (end == std::string::npos || data[start] != ' ') return std::nullopt;
+  std::string count = data.substr(start + 1, end - start - 1);
+  if (count.empty() || count.size() > 10 ||
+      count.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  std::size_t size = std::stoul(count);
   if (data.size() - (end + 1) < size) return std::nullopt;
   Record record;
   record.observations = data.substr(end + 1, size);

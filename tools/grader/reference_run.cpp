@@ -5,39 +5,11 @@
 
 #include <vector>
 
-#include "child_process.hpp"
 #include "protocol.hpp"
-#include "sanitizer.hpp"
-#include "time_budget.hpp"
-#include "verdict.hpp"
 
 namespace grader {
 
 namespace {
-
-struct ReferenceRun {
-  Verdict verdict;
-  std::string output;
-};
-
-ReferenceRun run_reference(const std::string& binary, const DeclaredTest& test,
-                           const std::string& seed, const RunSettings& settings, RunArea& area) {
-  std::string token = make_token();
-  double budget = time_budget(test.declared_timeout, Sanitizer::none, settings.timeout);
-  std::string scratch = area.scratch();
-  ChildRequest request;
-  request.argv = {binary, "--run", test.name, "--grader-token=" + token, "--grader-seed=" + seed};
-  request.environment = sanitizer_environment(Sanitizer::none);
-  request.environment.emplace_back("HOME", scratch);
-  request.environment.emplace_back("TMPDIR", scratch);
-  request.working_dir = scratch;
-  request.result_channel = true;
-  request.kill_descendants = true;
-  request.timeout = std::chrono::duration<double>(budget);
-  ChildOutcome outcome = run_child(request);
-  area.remove_scratch(scratch);
-  return {judge(outcome, token, Sanitizer::none, budget), outcome.output};
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -64,9 +36,12 @@ Reference take_reference(const std::string& binary, const DeclaredTest& test,
                          const RunSettings& settings, RunArea& area) {
   Reference reference;
   reference.seed = make_seed();
+  RunSettings plain = settings;
+  plain.sanitizer = Sanitizer::none;
+  plain.diagnose_hangs = false;
   std::string first;
   for (int run = 0; run < 2; ++run) {
-    ReferenceRun result = run_reference(binary, test, reference.seed, settings, area);
+    SingleRun result = run_once(binary, test, plain, area, reference.seed, Whose::reference);
     if (result.verdict.status != Status::pass) {
       reference.problem = fmt::format(
           "the reference solution does not pass this hidden test ({}), so it has nothing to be "

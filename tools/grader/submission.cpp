@@ -152,22 +152,11 @@ void write_hidden_lists(const fs::path& copy, const CopyRequest& request, const 
   }
 }
 
-// The hidden tests' folders in the copy open to their owner alone (the
-// grader, which builds them): a sandboxed test runs as another user, and
-// so cannot read the sources into a visible test's output. What their
-// binary holds (names, messages) it can still read: see instructors.md.
-void close_hidden_folders(const fs::path& copy, const CopyRequest& request) {
-  for (const std::string& chapter : request.chapters) {
-    std::error_code error;
-    fs::path folder = copy / "tests/hidden" / chapter;
-    if (fs::is_directory(folder, error)) fs::permissions(folder, fs::perms::owner_all, error);
-  }
-}
-
 // The copy and its build directories hold the reference solution, the
-// hidden tests and the binary that runs them against it: open to the
-// grader alone. Sandboxed tests run from the run area's copies of their
-// binaries, and need nothing here.
+// hidden tests and the binary that runs them against it: open to their
+// owner alone (the grader, or the builder that builds them). Sandboxed
+// tests run from the run area's copies of their binaries, and need
+// nothing here.
 void close_to_others(const fs::path& folder) {
   std::error_code error;
   fs::permissions(folder, fs::perms::owner_all, error);
@@ -299,7 +288,6 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
   for (const auto& [path, from] : plan) place(from, copy / path);
   remove_stale(copy, plan);
   write_hidden_lists(copy, request, plan);
-  close_hidden_folders(copy, request);
   if (!request.hidden.empty() && open_to_everyone(request.hidden))
     prepared.warnings.push_back("the hidden tests in " + request.hidden +
                                 " can be read by every user of this machine, a sandboxed test "
@@ -329,12 +317,7 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
     prepared.build_dirs.push_back(dir);
   }
   close_to_others(copy);
-  if (prepared.builder) {
-    hand_to_builder(copy, false);
-    for (const std::string& chapter : request.chapters)
-      if (fs::is_directory(copy / "tests/hidden" / chapter, error))
-        hand_to_builder(copy / "tests/hidden" / chapter, true);
-  }
+  if (prepared.builder) hand_to_builder(copy, false);
   return prepared;
 }
 

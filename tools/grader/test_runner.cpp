@@ -13,19 +13,10 @@
 
 namespace grader {
 
-namespace {
-
-struct SingleRun {
-  Verdict verdict;
-  std::string output;
-  double seconds = 0;
-};
-
-// `diagnose`: read what a run that times out was doing (it takes a moment,
-// so only the run whose failure is shown gets it).
 SingleRun run_once(const std::string& binary, const DeclaredTest& test,
-                   const RunSettings& settings, RunArea& area, bool diagnose,
-                   const Reference* reference) {
+                   const RunSettings& settings, RunArea& area, const std::string& seed,
+                   Whose whose) {
+  bool sandboxed = whose == Whose::student && area.identity();
   std::string token = make_token();
   double budget = time_budget(test.declared_timeout, settings.sanitizer, settings.timeout);
   std::string scratch = area.scratch();
@@ -34,35 +25,30 @@ SingleRun run_once(const std::string& binary, const DeclaredTest& test,
   // code that runs before main would need /proc or glibc's internals to
   // find it, and the integrity scan looks for both.
   request.argv = {binary, "--run", test.name, "--grader-token=" + token};
-  if (reference) request.argv.push_back("--grader-seed=" + reference->seed);
+  if (!seed.empty()) request.argv.push_back("--grader-seed=" + seed);
   request.environment = sanitizer_environment(settings.sanitizer);
   // In its own mount namespace the scratch folder is the test's /tmp.
-  std::string home = area.private_tmp() ? "/tmp" : scratch;
+  bool private_tmp = sandboxed && area.private_tmp();
+  std::string home = private_tmp ? "/tmp" : scratch;
   request.environment.emplace_back("HOME", home);
   request.environment.emplace_back("TMPDIR", home);
   request.result_channel = true;
   request.working_dir = scratch;
-  request.run_as = area.identity();
-  if (area.private_tmp()) request.private_tmp = scratch;
+  if (sandboxed) request.run_as = area.identity();
+  if (private_tmp) request.private_tmp = scratch;
   // The sanitizers reserve terabytes of address space up front, so only a
   // plain run is held to a memory limit this way; theirs is in their options.
-  if (area.identity() && settings.sanitizer == Sanitizer::none)
+  if (sandboxed && settings.sanitizer == Sanitizer::none)
     request.address_space = sandbox_address_space;
   request.kill_descendants = true;
   request.timeout = std::chrono::duration<double>(budget);
   request.marker = todo_thrown_note;
   request.marker_grace = std::chrono::seconds(todo_grace_seconds);
-  if (diagnose) request.on_timeout = diagnose_hang;
+  if (settings.diagnose_hangs) request.on_timeout = diagnose_hang;
   ChildOutcome outcome = run_child(request);
   area.remove_scratch(scratch);
-  Verdict verdict = judge(outcome, token, settings.sanitizer, budget);
-  if (reference && verdict.status == Status::pass)
-    if (auto mismatch = observation_mismatch(verdict.observations, reference->observations))
-      verdict = Verdict{Status::fail, *mismatch};
-  return {verdict, outcome.output, outcome.seconds};
+  return {judge(outcome, token, settings.sanitizer, budget), outcome.output, outcome.seconds};
 }
-
-}  // namespace
 
 TestResult run_test(const std::string& binary, const DeclaredTest& test,
                     const RunSettings& settings, RunArea& area, const Reference* reference) {
@@ -72,9 +58,14 @@ TestResult run_test(const std::string& binary, const DeclaredTest& test,
   result.status = Status::pass;
   std::optional<SingleRun> first_failure, last;
   for (int i = 0; i < settings.repeat; ++i) {
-    SingleRun run =
-        run_once(binary, test, settings, area, settings.diagnose_hangs && !first_failure,
-                 reference);
+    // Only the run whose failure is shown reads what a hang was doing.
+    RunSettings once = settings;
+    once.diagnose_hangs = settings.diagnose_hangs && !first_failure;
+    SingleRun run = run_once(binary, test, once, area, reference ? reference->seed : "",
+                             Whose::student);
+    if (reference && run.verdict.status == Status::pass)
+      if (auto mismatch = observation_mismatch(run.verdict.observations, reference->observations))
+        run.verdict = Verdict{Status::fail, *mismatch};
     ++result.runs;
     result.seconds += run.seconds;
     if (run.verdict.status != Status::pass) {

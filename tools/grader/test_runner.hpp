@@ -10,6 +10,7 @@
 #include "sanitizer.hpp"
 #include "test_catalog.hpp"
 #include "test_result.hpp"
+#include "verdict.hpp"
 
 namespace grader {
 
@@ -23,6 +24,25 @@ struct RunSettings {
 };
 
 struct Reference;  // reference_run.hpp
+
+// Whose code a run runs: a student's (as the sandbox's user when the area
+// has one, with its limits) or the hidden tests' reference, the course's
+// own code (as the grader).
+enum class Whose { student, reference };
+
+struct SingleRun {
+  Verdict verdict;
+  std::string output;
+  double seconds = 0;
+};
+
+// One run of one test case, in a scratch folder of `area`; `seed`, when
+// not empty, is for its observations (tests/support/observe.hpp). With
+// settings.diagnose_hangs, a run that times out is looked at (it takes a
+// moment).
+SingleRun run_once(const std::string& binary, const DeclaredTest& test,
+                   const RunSettings& settings, RunArea& area, const std::string& seed,
+                   Whose whose);
 
 // Fills in status, message, output, seconds, runs, failed_runs and the
 // points earned; the caller fills in who the test belongs to. `binary` is
