@@ -16,9 +16,6 @@ void SchedulerHandle::bind_and_schedule(Header* task) {
     drop_reference(task);    // and the Notified's, never queued
     return;
   }
-//@ chapters capstone..
-  instruments_->count_spawn();
-//@ end
   schedule(task);  // a new task is queued exactly as a woken one is
 }
 //@ listing-end bind_and_schedule

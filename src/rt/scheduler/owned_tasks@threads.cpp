@@ -1,6 +1,10 @@
 // The sharded owned-tasks list's operations, compiled once per runtime; see
 // owned_tasks.hpp.
 #include "rt/scheduler/owned_tasks.hpp"
+//@ chapters capstone..
+
+#include <algorithm>
+//@ end
 
 namespace rt::detail {
 
@@ -25,7 +29,7 @@ bool OwnedTasks::bind(Header* task) {
   if (shard.head) shard.head->owned_prev = task;
   shard.head = task;
 //@ chapters capstone..
-  alive_.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
+  shard.added.add();
 //@ end
   return true;
 }
@@ -36,7 +40,7 @@ bool OwnedTasks::remove(Header& task) {
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
 //@ chapters capstone..
-  alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+  shard.removed.add();
 //@ end
   return true;
 }
@@ -50,6 +54,26 @@ void OwnedTasks::close() {
 }
 
 bool OwnedTasks::is_closed() const { return closed_.load(std::memory_order_acquire); }
+//@ chapters capstone..
+
+std::size_t OwnedTasks::len() const {
+  std::uint64_t alive = 0;
+  for (const Shard& shard : shards_) {
+    // Read while tasks come and go, the two counts can be from moments a
+    // little apart: a shard never counts below zero.
+    std::uint64_t removed = shard.removed.load();
+    std::uint64_t added = shard.added.load();
+    alive += added - std::min(added, removed);
+  }
+  return alive;
+}
+
+std::uint64_t OwnedTasks::spawned() const {
+  std::uint64_t spawned = 0;
+  for (const Shard& shard : shards_) spawned += shard.added.load();
+  return spawned;
+}
+//@ end
 
 Header* OwnedTasks::pop() {
   for (Shard& shard : shards_) {
@@ -57,7 +81,7 @@ Header* OwnedTasks::pop() {
     if (Header* task = shard.head) {
       unlink(shard, *task);
 //@ chapters capstone..
-      alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+      shard.removed.add();
 //@ end
       return task;
     }

@@ -19,6 +19,9 @@
 #include <mutex>
 
 #include "rt/task/header.hpp"
+//@ chapters capstone..
+#include "rt/util/counter.hpp"
+//@ end
 
 namespace rt::detail {
 
@@ -41,9 +44,10 @@ class OwnedTasks {
 //@ chapters capstone..
 
   // Tasks in the list: spawned and not yet completed (Tokio's
-  // num_alive_tasks), counted apart from the shards so that reading it
-  // takes no lock.
-  std::size_t len() const { return alive_.load(std::memory_order_relaxed); }  // relaxed: a statistic
+  // num_alive_tasks); and every task ever bound (its spawned_tasks_count).
+  // A read sums the shards' counts and takes no lock.
+  std::size_t len() const;
+  std::uint64_t spawned() const;
 //@ end
 
  private:
@@ -55,6 +59,12 @@ class OwnedTasks {
   struct alignas(64) Shard {
     std::mutex mutex;
     Header* head = nullptr;
+//@ chapters capstone..
+    // Counted under the lock, which makes one writer at a time: so a
+    // spawn pays for them no locked instruction (a fetch_add would be one).
+    Counter added;
+    Counter removed;
+//@ end
   };
 
   Shard& shard_of(const Header& task);
@@ -64,9 +74,6 @@ class OwnedTasks {
   // Read by bind under a shard's lock: a bind that takes the lock after
   // close() has swept that shard sees it set (see close()).
   std::atomic<bool> closed_{false};
-//@ chapters capstone..
-  std::atomic<std::size_t> alive_{0};
-//@ end
 };
 
 }  // namespace rt::detail

@@ -1,5 +1,6 @@
 //@ file threads..
-// Counter: a statistic that one thread counts and any thread may read, as
+// Counter: a statistic that one writer at a time counts (one thread, or
+// whoever holds the lock that guards it) and any thread may read, as
 // RuntimeMetrics does. Mirrors how Tokio's workers keep their counts in a
 // MetricsBatch of their own and publish them with relaxed stores.
 //
@@ -14,7 +15,8 @@ namespace rt::detail {
 
 class Counter {
  public:
-  // Only the thread that owns the count calls this.
+  // Only the one writer calls this: the thread that owns the count, or the
+  // holder of its lock.
   void add(std::uint64_t n = 1) noexcept {
     // Relaxed: a statistic orders nothing.
     value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);

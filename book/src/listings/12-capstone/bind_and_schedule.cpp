@@ -6,6 +6,5 @@ void SchedulerHandle::bind_and_schedule(Header* task) {
     drop_reference(task);    // and the Notified's, never queued
     return;
   }
-  instruments_->count_spawn();
   schedule(task);  // a new task is queued exactly as a woken one is
 }

@@ -17,7 +17,7 @@ bool OwnedTasks::bind(Header* task) {
   task->owned_next = shard.head;
   if (shard.head) shard.head->owned_prev = task;
   shard.head = task;
-  alive_.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
+  shard.added.add();
   return true;
 }
 
@@ -26,6 +26,6 @@ bool OwnedTasks::remove(Header& task) {
   std::lock_guard lock(shard.mutex);
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
-  alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+  shard.removed.add();
   return true;
 }

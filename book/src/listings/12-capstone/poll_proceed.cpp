@@ -1,4 +1,8 @@
-std::optional<RestoreOnPending> poll_proceed(Context& cx) {
+// A resource is about to be polled: spend one unit. Nothing (and the task
+// is woken, to be polled again after the others) when the budget is gone:
+// the resource must then report "not ready". (Inline: it is the hot half of
+// poll_cooperatively. Maybe unused: in the starter, nothing calls it yet.)
+[[maybe_unused]] inline std::optional<RestoreOnPending> poll_proceed(Context& cx) {
   if (!budget || unconstrained_here()) return RestoreOnPending(std::nullopt);  // no budget applies
   if (*budget == 0) {
     // Spent: run again later, after the others. The wake comes during
@@ -13,5 +17,5 @@ std::optional<RestoreOnPending> poll_proceed(Context& cx) {
 }
 
 RestoreOnPending::~RestoreOnPending() {
-  if (!made_progress_ && before_) budget = before_;
+  if (!made_progress_ && restores_) budget = before_;
 }

@@ -21,7 +21,6 @@
 #include "rt/task/context.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/task/task.hpp"
-#include "rt/todo.hpp"
 
 namespace rt::coop {
 
@@ -52,36 +51,6 @@ decltype(auto) with_budget(Poll&& poll) {
   BudgetGuard guard;
   return poll();
 }
-
-// What a resource holds while it polls after spending a unit: unless it
-// says it made progress, the unit comes back when this goes away (an
-// operation that ends up pending has cost nothing). Tokio's RestoreOnPending.
-class RestoreOnPending {
- public:
-  explicit RestoreOnPending(std::optional<std::uint8_t> before) : before_(before) {}
-  // A moved-from one restores nothing: the unit is the moved-to one's.
-  RestoreOnPending(RestoreOnPending&& other) noexcept
-      : before_(other.before_), made_progress_(std::exchange(other.made_progress_, true)) {}
-  RestoreOnPending& operator=(RestoreOnPending&&) = delete;
-  ~RestoreOnPending();
-
-  void made_progress() { made_progress_ = true; }
-
- private:
-  std::optional<std::uint8_t> before_;  // the budget before the unit was spent
-  bool made_progress_ = false;
-};
-
-// A resource is about to be polled: spend one unit. Nothing (and the task
-// is woken, to be polled again after the others) when the budget is gone:
-// the resource must then report "not ready".
-std::optional<RestoreOnPending> poll_proceed(Context& cx);
-
-// Polls a resource leaf through the budget; see rt::detail::poll_leaf.
-bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx);
-
-// Whether the poll in progress is inside rt::coop::unconstrained(...).
-bool unconstrained_here();
 
 // The scope of rt::coop::unconstrained(...) in its task's chain.
 class UnconstrainedScope {

@@ -32,9 +32,6 @@ class LeafBase {
   virtual bool cooperative() const { return false; }
 };
 
-// Polls `leaf`, through the task's budget if it is a runtime resource.
-bool poll_leaf(LeafBase& leaf, Context& cx);
-
 // The state of one running chain of coroutines: where to resume it, and
 // which leaf must be ready first.
 class Poller {
@@ -77,6 +74,23 @@ inline thread_local CurrentPoll current_poll;
 inline CurrentPoll& this_poll() {
   if (!current_poll.poller) throw std::logic_error("a leaf future was awaited outside a task's poll");
   return current_poll;
+}
+
+}  // namespace detail
+
+namespace coop::detail {
+// Polls a runtime resource through the task's budget (rt/task/coop.cpp).
+bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx);
+}  // namespace coop::detail
+
+namespace detail {
+
+// Polls `leaf`, through the task's budget if it is a runtime resource.
+// Every await of a leaf passes here: inline, so that a leaf that is not a
+// resource pays nothing for the budget.
+inline bool poll_leaf(LeafBase& leaf, Context& cx) {
+  if (!leaf.cooperative()) return leaf.poll(cx);
+  return coop::detail::poll_cooperatively(leaf, cx);
 }
 
 }  // namespace detail

@@ -99,7 +99,7 @@ class RuntimeMetrics {
   // Tasks spawned and not yet finished (Tokio's num_alive_tasks).
   std::size_t num_alive_tasks() const { return scheduler_->num_alive_tasks(); }
   // Tasks spawned since the runtime started (Tokio's spawned_tasks_count).
-  std::uint64_t spawned_tasks_count() const { return scheduler_->instruments().spawned(); }
+  std::uint64_t spawned_tasks_count() const { return scheduler_->spawned_tasks_count(); }
   // Tasks scheduled from outside the runtime's workers: through the
   // global queue (Tokio's remote_schedule_count).
   std::uint64_t remote_schedule_count() const { return scheduler_->instruments().remote_schedules(); }

@@ -94,8 +94,10 @@ class SchedulerHandle : public Schedule {
   void set_instruments(InstrumentsConfig config, std::size_t workers) {
     instruments_ = std::make_unique<Instruments>(std::move(config), workers);
   }
-  // Tasks spawned and not yet completed (Tokio's num_alive_tasks).
+  // Tasks spawned and not yet completed (Tokio's num_alive_tasks), and
+  // every task spawned (spawned_tasks_count).
   std::size_t num_alive_tasks() const { return owned_.len(); }
+  std::uint64_t spawned_tasks_count() const { return owned_.spawned(); }
 
  protected:
   // Unlinks and cancels every task left; for shutdown.

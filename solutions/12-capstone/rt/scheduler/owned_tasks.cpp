@@ -3,6 +3,8 @@
 // owned_tasks.hpp.
 #include "rt/scheduler/owned_tasks.hpp"
 
+#include <algorithm>
+
 namespace rt::detail {
 
 OwnedTasks::Shard& OwnedTasks::shard_of(const Header& task) {
@@ -24,7 +26,7 @@ bool OwnedTasks::bind(Header* task) {
   task->owned_next = shard.head;
   if (shard.head) shard.head->owned_prev = task;
   shard.head = task;
-  alive_.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic
+  shard.added.add();
   return true;
 }
 
@@ -33,7 +35,7 @@ bool OwnedTasks::remove(Header& task) {
   std::lock_guard lock(shard.mutex);
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
-  alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+  shard.removed.add();
   return true;
 }
 
@@ -46,12 +48,30 @@ void OwnedTasks::close() {
 
 bool OwnedTasks::is_closed() const { return closed_.load(std::memory_order_acquire); }
 
+std::size_t OwnedTasks::len() const {
+  std::uint64_t alive = 0;
+  for (const Shard& shard : shards_) {
+    // Read while tasks come and go, the two counts can be from moments a
+    // little apart: a shard never counts below zero.
+    std::uint64_t removed = shard.removed.load();
+    std::uint64_t added = shard.added.load();
+    alive += added - std::min(added, removed);
+  }
+  return alive;
+}
+
+std::uint64_t OwnedTasks::spawned() const {
+  std::uint64_t spawned = 0;
+  for (const Shard& shard : shards_) spawned += shard.added.load();
+  return spawned;
+}
+
 Header* OwnedTasks::pop() {
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mutex);
     if (Header* task = shard.head) {
       unlink(shard, *task);
-      alive_.fetch_sub(1, std::memory_order_relaxed);  // relaxed: a statistic
+      shard.removed.add();
       return task;
     }
   }

@@ -20,6 +20,7 @@
 #include <mutex>
 
 #include "rt/task/header.hpp"
+#include "rt/util/counter.hpp"
 
 namespace rt::detail {
 
@@ -41,9 +42,10 @@ class OwnedTasks {
   Header* pop();
 
   // Tasks in the list: spawned and not yet completed (Tokio's
-  // num_alive_tasks), counted apart from the shards so that reading it
-  // takes no lock.
-  std::size_t len() const { return alive_.load(std::memory_order_relaxed); }  // relaxed: a statistic
+  // num_alive_tasks); and every task ever bound (its spawned_tasks_count).
+  // A read sums the shards' counts and takes no lock.
+  std::size_t len() const;
+  std::uint64_t spawned() const;
 
  private:
   static constexpr int kShardBits = 4;
@@ -54,6 +56,10 @@ class OwnedTasks {
   struct alignas(64) Shard {
     std::mutex mutex;
     Header* head = nullptr;
+    // Counted under the lock, which makes one writer at a time: so a
+    // spawn pays for them no locked instruction (a fetch_add would be one).
+    Counter added;
+    Counter removed;
   };
 
   Shard& shard_of(const Header& task);
@@ -63,7 +69,6 @@ class OwnedTasks {
   // Read by bind under a shard's lock: a bind that takes the lock after
   // close() has swept that shard sees it set (see close()).
   std::atomic<bool> closed_{false};
-  std::atomic<std::size_t> alive_{0};
 };
 
 }  // namespace rt::detail

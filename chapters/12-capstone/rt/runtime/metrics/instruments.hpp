@@ -50,10 +50,8 @@ class Instruments {
   }
 
   // Counts any thread may add to (so fetch_add, not a Counter).
-  void count_spawn() { spawned_.fetch_add(1, std::memory_order_relaxed); }             // relaxed: a statistic
-  void count_forced_yield() { forced_yields_.fetch_add(1, std::memory_order_relaxed); }  // likewise
-  void count_remote_schedule() { remote_schedules_.fetch_add(1, std::memory_order_relaxed); }
-  std::uint64_t spawned() const { return spawned_.load(std::memory_order_relaxed); }
+  void count_forced_yield() { forced_yields_.fetch_add(1, std::memory_order_relaxed); }  // relaxed: a statistic
+  void count_remote_schedule() { remote_schedules_.fetch_add(1, std::memory_order_relaxed); }  // likewise
   std::uint64_t forced_yields() const { return forced_yields_.load(std::memory_order_relaxed); }
   std::uint64_t remote_schedules() const { return remote_schedules_.load(std::memory_order_relaxed); }
 
@@ -76,7 +74,6 @@ class Instruments {
   bool times_polls_;
   Clock::time_point epoch_ = Clock::now();  // the trace's zero
   std::vector<PerWorker> workers_;
-  std::atomic<std::uint64_t> spawned_{0};
   std::atomic<std::uint64_t> forced_yields_{0};
   std::atomic<std::uint64_t> remote_schedules_{0};
 };
