@@ -2,7 +2,7 @@ void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
   EnterRuntimeGuard entered;
-  current_worker_here = {this, index};
+  current_worker_here_ = {this, index};
   Worker& worker = workers_[index];
   worker.stats.start_batch(Stats::Clock::now());
   for (;;) {
@@ -30,6 +30,6 @@ void MultiThread::run(std::size_t index) {
     park(index);
     worker.stats.start_batch(Stats::Clock::now());
   }
-  current_worker_here = {};
+  current_worker_here_ = {};
   cores_done_.count_down();
 }

@@ -19,20 +19,6 @@
 
 namespace rt::detail {
 
-//@ chapters local-queues..
-namespace {
-
-// Which worker the calling thread is, if it is one: Tokio reaches its
-// worker Context through the CURRENT thread-local the same way.
-struct CurrentWorker {
-  const MultiThread* scheduler = nullptr;
-  std::size_t index = 0;
-};
-thread_local CurrentWorker current_worker_here;
-
-}  // namespace
-
-//@ end
 MultiThread::MultiThread(MultiThreadConfig config)
     : config_(std::move(config)),
       idle_(config_.workers),
@@ -152,17 +138,10 @@ void MultiThread::unpark(std::size_t index) {
   workers_[index].parker.unpark();
 }
 //@ listing-end schedule
-//@ chapters local-queues..
-
-std::optional<std::size_t> MultiThread::current_worker() const {
-  if (current_worker_here.scheduler != this) return std::nullopt;
-  return current_worker_here.index;
-}
-//@ end
 //@ chapters blocking..
 
 void MultiThread::set_current_worker(std::optional<std::size_t> index) {
-  current_worker_here = index ? CurrentWorker{this, *index} : CurrentWorker{};
+  current_worker_here_ = index ? CurrentWorker{this, *index} : CurrentWorker{};
 }
 //@ end
 //@ chapters local-queues..
@@ -318,7 +297,7 @@ void MultiThread::run(std::size_t index) {
   }
 //@ end
 //@ chapters local-queues..
-  current_worker_here = {this, index};
+  current_worker_here_ = {this, index};
   Worker& worker = workers_[index];
 //@ end
 //@ chapters local-queues..timers
@@ -375,7 +354,7 @@ void MultiThread::run(std::size_t index) {
     park(index);
     worker.stats.start_batch(Stats::Clock::now());
   }
-  current_worker_here = {};
+  current_worker_here_ = {};
 //@ end
 //@ chapters blocking..
   cores_done_.count_down();

@@ -12,18 +12,6 @@
 
 namespace rt::detail {
 
-namespace {
-
-// Which worker the calling thread is, if it is one: Tokio reaches its
-// worker Context through the CURRENT thread-local the same way.
-struct CurrentWorker {
-  const MultiThread* scheduler = nullptr;
-  std::size_t index = 0;
-};
-thread_local CurrentWorker current_worker_here;
-
-}  // namespace
-
 MultiThread::MultiThread(MultiThreadConfig config)
     : config_(std::move(config)),
       idle_(config_.workers),
@@ -102,11 +90,6 @@ void MultiThread::unpark(std::size_t index) {
   workers_[index].parker.unpark();
 }
 
-std::optional<std::size_t> MultiThread::current_worker() const {
-  if (current_worker_here.scheduler != this) return std::nullopt;
-  return current_worker_here.index;
-}
-
 void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
   Worker& worker = workers_[index];
   worker.local_schedules.add();  // a statistic
@@ -161,7 +144,7 @@ void MultiThread::run(std::size_t index) {
   // This thread spawns onto this runtime, and may not block_on.
   SetCurrentGuard current(shared_from_this());
   EnterRuntimeGuard entered;
-  current_worker_here = {this, index};
+  current_worker_here_ = {this, index};
   Worker& worker = workers_[index];
   started_.count_down();
   worker.stats.start_batch(Stats::Clock::now());
@@ -187,7 +170,7 @@ void MultiThread::run(std::size_t index) {
     park(index);
     worker.stats.start_batch(Stats::Clock::now());
   }
-  current_worker_here = {};
+  current_worker_here_ = {};
 }
 
 Header* MultiThread::next_task(std::size_t index) {
