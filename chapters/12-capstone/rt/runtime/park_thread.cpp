@@ -43,7 +43,12 @@ ParkThread::ParkThread(Driver* driver)
       waker_(Waker::from_raw({signal_, &Signal::vtable})) {}
 
 bool ParkThread::take_woken() {
-  // acquire: see what the waker's thread wrote before it woke us.
+  // A load first: block_on asks before every task it runs, and is rarely
+  // woken, while an exchange is a locked instruction even when it finds
+  // false. A wake that lands just after the load is taken on the next ask:
+  // its unpark keeps the thread from sleeping through it.
+  // acquire (both): see what the waker's thread wrote before it woke us.
+  if (!signal_->woken.load(std::memory_order_acquire)) return false;
   return signal_->woken.exchange(false, std::memory_order_acquire);
 }
 
