@@ -122,7 +122,7 @@ std::size_t Builder::default_worker_threads() {
 
 Runtime Builder::build() {
 //@ chapters ..coop
-  if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>());
+  if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>(event_interval_));
 //@ end
 //@ chapters reactor..
   if (kind_ == Kind::CurrentThread) {

@@ -29,12 +29,17 @@ namespace rt::detail {
 
 class CurrentThread final : public SchedulerHandle {
  public:
-//@ chapters reactor..
+//@ chapters ..coop
+  // How many task polls come between two looks at block_on's future
+  // (Tokio's event_interval).
+  explicit CurrentThread(std::uint32_t event_interval = 61) : event_interval_(event_interval) {}
+//@ else
   // The driver the thread holding the core parks in (none without I/O),
-  // and how many task polls come between two looks at it.
+  // and how many task polls come between two looks at it and at block_on's
+  // future (Tokio's event_interval).
   explicit CurrentThread(const DriverConfig& driver = {}, std::uint32_t event_interval = 61);
-
 //@ end
+
   void schedule(Header* task) override;
   void block_on(Poller& root) override;
   void shutdown() override;
@@ -98,9 +103,7 @@ class CurrentThread final : public SchedulerHandle {
   bool shut_down_ = false;  // then whoever releases the core empties local_
   std::shared_ptr<Parker> core_parker_;  // the parker of the thread holding the core
   std::vector<std::shared_ptr<Parker>> waiting_;  // block_on calls waiting for the core
-//@ chapters reactor..
   std::uint32_t event_interval_;
-//@ end
 };
 
 }  // namespace rt::detail

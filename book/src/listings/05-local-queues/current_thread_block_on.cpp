@@ -12,12 +12,16 @@ void CurrentThread::block_on(Poller& root) {
   for (;;) {
     if (!core) core = try_take_core(thread.parker());
     if (thread.take_woken() && root.poll(cx)) return;
-    if (core) {
-      if (Header* task = next_task()) {
-        poll(task);  // the Notified's reference goes with it
-        continue;
-      }
+    // Up to event_interval_ tasks between two looks at the root, as in
+    // Tokio: a root that each of them wakes is polled once for them all.
+    std::uint32_t ran = 0;
+    while (core && ran < event_interval_) {
+      Header* task = next_task();
+      if (!task) break;
+      poll(task);  // the Notified's reference goes with it
+      ++ran;
     }
+    if (ran > 0) continue;
     thread.park();  // until a task is queued, the root is woken, or the core is free
   }
 }

@@ -15,13 +15,17 @@ void CurrentThread::block_on(Poller& root) {
     if (!core) core = try_take_core(thread.parker());
     // Each poll, of the root or of a task, with a fresh budget.
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
-    if (core) {
-      if (Header* task = next_task()) {
-        coop::detail::with_budget([task] { poll(task); });  // the Notified's reference goes with it
-        maintenance();
-        continue;
-      }
+    // Up to event_interval_ tasks between two looks at the root, as in
+    // Tokio: a root that each of them wakes is polled once for them all.
+    std::uint32_t ran = 0;
+    while (core && ran < event_interval_) {
+      Header* task = next_task();
+      if (!task) break;
+      coop::detail::with_budget([task] { poll(task); });  // the Notified's reference goes with it
+      maintenance();
+      ++ran;
     }
+    if (ran > 0) continue;
     thread.park();  // until a task is queued, the root is woken, or the core is free
   }
 }

@@ -70,12 +70,10 @@ void CurrentThread::schedule_remote(Header* task) {
   // Nobody holds the core: the next block_on runs the task, and needs no
   // unpark. seq_cst, after the push: pairs with hold_core (see there).
   if (!core_taken_.load(std::memory_order_seq_cst)) return;
-  std::shared_ptr<Parker> core_parker;
-  {
-    std::lock_guard lock(core_mutex_);
-    core_parker = core_parker_;
-  }
-  if (core_parker) core_parker->unpark();  // released meanwhile: as above
+  // Under the lock, so that the holder's parker outlives the unpark (a
+  // copy of the shared_ptr would cost two more locked instructions).
+  std::lock_guard lock(core_mutex_);
+  if (core_parker_) core_parker_->unpark();  // released meanwhile: as above
 }
 
 Header* CurrentThread::next_task() {
@@ -164,16 +162,20 @@ void CurrentThread::block_on(Poller& root) {
     if (!core) core = try_take_core(thread.parker());
     // Each poll, of the root or of a task, with a fresh budget.
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;
-    if (core) {
-      if (Header* task = next_task()) {
-        coop::detail::with_budget([this, task] {
-          PollTimer timer(instruments(), 0, task);  // the one worker is worker 0
-          poll(task);                               // the Notified's reference goes with it
-        });
-        maintenance();
-        continue;
-      }
+    // Up to event_interval_ tasks between two looks at the root, as in
+    // Tokio: a root that each of them wakes is polled once for them all.
+    std::uint32_t ran = 0;
+    while (core && ran < event_interval_) {
+      Header* task = next_task();
+      if (!task) break;
+      coop::detail::with_budget([this, task] {
+        PollTimer timer(instruments(), 0, task);  // the one worker is worker 0
+        poll(task);                               // the Notified's reference goes with it
+      });
+      maintenance();
+      ++ran;
     }
+    if (ran > 0) continue;
     thread.park();  // until a task is queued, the root is woken, or the core is free
   }
 }

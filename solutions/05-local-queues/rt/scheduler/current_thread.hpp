@@ -30,6 +30,10 @@ namespace rt::detail {
 
 class CurrentThread final : public SchedulerHandle {
  public:
+  // How many task polls come between two looks at block_on's future
+  // (Tokio's event_interval).
+  explicit CurrentThread(std::uint32_t event_interval = 61) : event_interval_(event_interval) {}
+
   void schedule(Header* task) override;
   void block_on(Poller& root) override;
   void shutdown() override;
@@ -89,6 +93,7 @@ class CurrentThread final : public SchedulerHandle {
   bool shut_down_ = false;  // then whoever releases the core empties local_
   std::shared_ptr<Parker> core_parker_;  // the parker of the thread holding the core
   std::vector<std::shared_ptr<Parker>> waiting_;  // block_on calls waiting for the core
+  std::uint32_t event_interval_;
 };
 
 }  // namespace rt::detail

@@ -31,7 +31,8 @@ namespace rt::detail {
 class CurrentThread final : public SchedulerHandle {
  public:
   // The driver the thread holding the core parks in (none without I/O),
-  // and how many task polls come between two looks at it.
+  // and how many task polls come between two looks at it and at block_on's
+  // future (Tokio's event_interval).
   explicit CurrentThread(const DriverConfig& driver = {}, std::uint32_t event_interval = 61);
 
   void schedule(Header* task) override;
