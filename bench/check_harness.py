@@ -3,9 +3,10 @@
 row a ratio is taken against, which refusals are legitimate, the summary
 statistics (units per second among them), what a smoke run tells the
 programs, the report's columns, other contenders (--contender, and Tokio's
-program where scripts/setup --bench puts it) raced by fake programs, and a
+program where scripts/setup --bench puts it) raced by fake programs, a
 chart drawn from results that the runtimes built today cannot produce yet
-(multi-thread rows, a student's row).
+(multi-thread rows, a student's row), and the server race's choice of
+servers and its columns (scripts/bench-server), without redis-benchmark.
 
 Usage: bench/check_harness.py        (meson test runs it)
 """
@@ -35,6 +36,7 @@ def load(name):
 
 bench = load("bench")
 chart = load("bench-chart")
+server = load("bench-server")
 
 
 class PreviousChapter(unittest.TestCase):
@@ -274,6 +276,60 @@ class Contenders(unittest.TestCase):
     def test_a_contender_may_refuse_asio_may_not(self):
         self.assertTrue(bench.refusal_expected("tokio", "echo_1", "current_thread"))
         self.assertFalse(bench.refusal_expected("asio", "echo_1", "current_thread"))
+
+
+class ServerRace(unittest.TestCase):
+    def setUp(self):
+        self.scratch = tempfile.TemporaryDirectory()
+        self.build_dir = Path(self.scratch.name) / "build"
+        self.which = server.shutil_which
+        server.shutil_which = lambda program: f"/usr/bin/{program}"  # as if redis-tools were installed
+
+    def tearDown(self):
+        server.shutil_which = self.which
+        self.scratch.cleanup()
+
+    def args(self, *argv):
+        return server.parse(["--build-dir", str(self.build_dir), *argv])
+
+    def test_tokio_joins_where_setup_built_it_or_where_told(self):
+        self.assertEqual(server.choose(self.args()), ["rt", "redis"])
+        built = server.tokio_program(self.args())
+        self.assertEqual(built, self.build_dir / "bench" / "tokio" / "release" / "tokio-redis")
+        built.parent.mkdir(parents=True)
+        built.write_text("")
+        self.assertEqual(server.choose(self.args()), ["rt", "tokio", "redis"])
+        elsewhere = Path(self.scratch.name) / "tokio-redis"
+        self.assertEqual(server.tokio_program(self.args("--tokio", str(elsewhere))), elsewhere)
+        self.assertEqual(server.Server("tokio", self.args("--tokio", str(elsewhere))).command()[0], str(elsewhere))
+
+    def test_tokio_asked_for_but_not_built_is_refused(self):
+        with self.assertRaisesRegex(server.BenchError, "no Tokio server"):
+            server.choose(self.args("--runtimes", "rt,tokio"))
+
+    def test_the_report_compares_rt_with_each_rival(self):
+        servers = ["rt", "asio", "tokio", "redis"]
+        rps = {"rt": 120.0, "asio": 100.0, "tokio": 80.0, "redis": 60.0}
+        args = self.args("--pipelines", "1")
+        results = {s: {1: {t: [{"rps": rps[s], "p50": 0.5, "p99": 1.0}] for t in server.TESTS}} for s in servers}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            clean = server.report(args, servers, results, {s: [0] for s in servers})
+        self.assertTrue(clean)
+        lines = out.getvalue().splitlines()
+        header = next(line for line in lines if line.strip().startswith("test"))
+        first = next(line for line in lines if line.strip().startswith("PING_INLINE"))
+        self.assertIn("tokio / redis", header)
+        self.assertTrue(header.split("redis")[-1].split() == ["rt", "/", "asio", "rt", "/", "tokio"], header)
+        self.assertEqual(first.split()[-2:], ["1.20", "1.50"])  # rt / asio, rt / tokio
+
+    def test_a_rival_that_does_not_exit_0_is_reported(self):
+        args = self.args("--pipelines", "1")
+        results = {s: {1: {t: [{"rps": 1.0, "p50": 0.5, "p99": 1.0}] for t in server.TESTS}} for s in ["rt", "tokio"]}
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            clean = server.report(args, ["rt", "tokio"], results, {"rt": [0], "tokio": [None]})
+        self.assertFalse(clean)
+        self.assertIn("tokio-redis did not exit 0", err.getvalue())
 
 
 def cell(workload, flavour, figures):

@@ -33,7 +33,9 @@ struct Db {
 
 impl Db {
     fn new() -> Self {
-        Db { shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect() }
+        Db {
+            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+        }
     }
 
     fn shard(&self, key: &[u8]) -> &Mutex<HashMap<Vec<u8>, Vec<u8>>> {
@@ -56,9 +58,11 @@ fn parse(buf: &[u8]) -> Result<Option<(Vec<&[u8]>, usize)>, &'static str> {
         return Ok(Some((words, end + 2)));
     }
     let Some(end) = find_crlf(buf, 1) else { return Ok(None) };
-    let count = number(&buf[1..end]).ok_or("Protocol error: invalid multibulk length")?;
+    let count = number(&buf[1..end])
+        .filter(|n| *n <= MAX_REQUEST)
+        .ok_or("Protocol error: invalid multibulk length")?;
     let mut at = end + 2;
-    let mut args = Vec::with_capacity(count);
+    let mut args = Vec::with_capacity(count.min(64));
     for _ in 0..count {
         if at >= buf.len() {
             return Ok(None);
@@ -66,8 +70,12 @@ fn parse(buf: &[u8]) -> Result<Option<(Vec<&[u8]>, usize)>, &'static str> {
         if buf[at] != b'$' {
             return Err("Protocol error: expected '$'");
         }
-        let Some(end) = find_crlf(buf, at + 1) else { return Ok(None) };
-        let len = number(&buf[at + 1..end]).ok_or("Protocol error: invalid bulk length")?;
+        let Some(end) = find_crlf(buf, at + 1) else {
+            return Ok(None);
+        };
+        let len = number(&buf[at + 1..end])
+            .filter(|n| *n <= MAX_REQUEST)
+            .ok_or("Protocol error: invalid bulk length")?;
         let start = end + 2;
         if buf.len() < start + len + 2 {
             return Ok(None);
@@ -99,7 +107,10 @@ fn run(db: &Db, args: &[&[u8]], out: &mut Vec<u8>) {
         (b"ping", 1) => out.extend_from_slice(b"+PONG\r\n"),
         (b"ping", 2) => bulk(out, args[1]),
         (b"set", 3) => {
-            db.shard(args[1]).lock().unwrap().insert(args[1].to_vec(), args[2].to_vec());
+            db.shard(args[1])
+                .lock()
+                .unwrap()
+                .insert(args[1].to_vec(), args[2].to_vec());
             out.extend_from_slice(b"+OK\r\n");
         }
         (b"get", 2) => match db.shard(args[1]).lock().unwrap().get(args[1]) {
@@ -255,7 +266,10 @@ fn main() -> ExitCode {
         }
     };
     exit_on_sigterm();
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(workers).enable_all().build();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build();
     let runtime = runtime.expect("a Tokio runtime");
     runtime.block_on(async move {
         let listener = match TcpListener::bind(&bind).await {

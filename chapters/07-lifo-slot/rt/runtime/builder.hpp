@@ -34,7 +34,8 @@ class Builder {
   // at least 1. Unset, each worker tunes it to look about every 200 µs.
   Builder& global_queue_interval(std::uint32_t ticks);
   // How many tasks a worker runs between two polls of the I/O and timer
-  // drivers. Kept for chapters 09 and 10; at least 1.
+  // drivers (chapters 09 and 10), and the current-thread runtime between
+  // two looks at block_on's future; at least 1.
   Builder& event_interval(std::uint32_t ticks);
 
   // Turns the LIFO slot off: every task woken on a worker goes to the back
