@@ -210,6 +210,59 @@ def test_bad_input(scratch):
           "has no tests/02-two/meson.build" in done.stderr, done.stderr)
 
 
+def test_layout(scratch):
+    """Files say their chapters once; listings follow their chapter; the
+    layout's limits and --where."""
+    root = scratch / "layout"
+    sources = dict(GOOD)
+    sources["meson.build"] = """
+        rt_sources = files(
+        #@ sources
+        )
+        """
+    sources["later.cpp"] = "//@ file two..\nint later();\n"
+    sources["moved.cpp"] = """
+        //@ chapters one
+        //@ listing moved
+        int moved_here();
+        //@ listing-end moved
+        //@ end
+        """
+    sources["moved_on.cpp"] = """
+        //@ file two..
+        //@ listing moved
+        int moved_there();
+        //@ listing-end moved
+        """
+    make_course(root, sources)
+    done = snapshot(root)
+    check("layout: generates", done.returncode == 0, done.stderr)
+    one = (root / "solutions/01-one/meson.build").read_text()
+    two = (root / "solutions/02-two/meson.build").read_text()
+    check("'#@ sources' lists the snapshot's .cpp files",
+          "'lib.cpp',\n" in one and "later.cpp" not in one and "'later.cpp',\n" in two, two)
+    check("a listing that starts in a block left out is no listing there",
+          (root / "book/src/listings/02-two/moved.cpp").read_text().strip() == "int moved_there();",
+          done.stderr)
+    where = snapshot(root, "--where", "two")
+    check("--where names a chapter's files, blocks, exercises and mutants",
+          where.returncode == 0 and "src/later.cpp" in where.stdout and "src/shape@two.hpp" in where.stdout
+          and "src/lib.cpp:12: chapters two.." in where.stdout and "src/lib.cpp:14: twice" in where.stdout
+          and "off_by_one" in where.stdout, where.stdout + where.stderr)
+    check("--layout passes a small course", snapshot(root, "--layout").returncode == 0)
+    crowded = "".join(f"//@ chapters two..\nint f{i}();\n//@ end\n" for i in range(11))
+    (root / "src/crowded.cpp").write_text(crowded)
+    refused = snapshot(root, "--layout")
+    check("--layout refuses a file of 11 chapter blocks", refused.returncode == 1 and
+          "src/crowded.cpp: 11 chapter blocks" in refused.stdout, refused.stdout)
+    (root / "src/crowded.cpp").write_text(
+        "int g();\n" * 100 + "".join(f"//@ listing l{i}\nint l{i}();\n//@ listing-end l{i}\n" for i in range(10))
+        + "//@ chapters two..\nint h();\n//@ end\n" * 10)
+    refused = snapshot(root, "--layout")
+    check("--layout refuses a long file that is mostly markers", refused.returncode == 1 and
+          "src/crowded.cpp: 40 of its 160 lines are markers" in refused.stdout, refused.stdout)
+
+
 def main():
     global SCRIPT
     if len(sys.argv) != 2:
@@ -222,6 +275,7 @@ def main():
         test_student_edits(scratch)
         test_course_update_by_pull(scratch)
         test_bad_input(scratch)
+        test_layout(scratch)
     print(f"{len(failures)} failed" if failures else "every snapshot check passed")
     return 1 if failures else 0
 

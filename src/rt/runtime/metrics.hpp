@@ -6,9 +6,6 @@
 // for its tests and experiments.
 #pragma once
 
-//@ chapters capstone..
-#include <chrono>
-//@ end
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,6 +15,10 @@
 //@ chapters reactor..
 #include "rt/runtime/driver.hpp"
 //@ end
+//@ chapters capstone..
+
+#include <chrono>
+//@ end
 
 namespace rt {
 
@@ -25,6 +26,11 @@ class RuntimeMetrics {
  public:
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
+
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
 
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
@@ -86,6 +92,15 @@ class RuntimeMetrics {
   std::uint64_t io_driver_fd_deregistered_count() const {
     return io_metric(&detail::IoDriver::fd_deregistered_count);
   }
+
+ private:
+  // 0 without I/O enabled.
+  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
+    detail::Driver* driver = scheduler_->driver();
+    return driver && driver->io() ? (*driver->io().*metric)() : 0;
+  }
+
+ public:
 //@ end
 //@ chapters timers..
 
@@ -130,42 +145,26 @@ class RuntimeMetrics {
   // The durations bucket `bucket` holds: [first, second); the last bucket
   // is unbounded (second is the largest duration there is).
   std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds> poll_time_histogram_bucket_range(
-      std::size_t bucket) const;
+      std::size_t bucket) const {
+    auto [start, end] = histogram(0)->bucket_range(bucket);
+    auto nanos = [](std::uint64_t n) {
+      return std::chrono::nanoseconds(n > static_cast<std::uint64_t>(std::chrono::nanoseconds::max().count())
+                                          ? std::chrono::nanoseconds::max().count()
+                                          : static_cast<std::int64_t>(n));
+    };
+    return {nanos(start), nanos(end)};
+  }
   // Polls by worker `worker` that took a duration in bucket `bucket`.
   std::uint64_t poll_time_histogram_bucket_count(std::size_t worker, std::size_t bucket) const {
     const detail::Histogram* h = histogram(worker);
     return h ? h->count(bucket) : 0;
   }
 
-//@ end
  private:
-//@ chapters capstone..
   const detail::Histogram* histogram(std::size_t worker) const {
     return scheduler_->instruments().histogram(worker);
   }
 //@ end
-//@ chapters reactor..
-  // 0 without I/O enabled.
-  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
-    detail::Driver* driver = scheduler_->driver();
-    return driver && driver->io() ? (*driver->io().*metric)() : 0;
-  }
-
-//@ end
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
-//@ chapters capstone..
-
-inline std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds> RuntimeMetrics::poll_time_histogram_bucket_range(
-    std::size_t bucket) const {
-  auto [start, end] = histogram(0)->bucket_range(bucket);
-  auto nanos = [](std::uint64_t n) {
-    return std::chrono::nanoseconds(n > static_cast<std::uint64_t>(std::chrono::nanoseconds::max().count())
-                                        ? std::chrono::nanoseconds::max().count()
-                                        : static_cast<std::int64_t>(n));
-  };
-  return {nanos(start), nanos(end)};
-}
-//@ end
 
 }  // namespace rt

@@ -7,29 +7,27 @@
 // it. After shutdown it still answers, refusing new work.
 #pragma once
 
-//@ chapters blocking..
-#include <chrono>
-//@ end
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-//@ chapters blocking..
-#include <optional>
-#include <stdexcept>
-//@ end
 
+#include "rt/scheduler/owned_tasks.hpp"
+#include "rt/task/header.hpp"
+#include "rt/task/poll.hpp"
 //@ chapters reactor..
 #include "rt/runtime/driver.hpp"
 //@ end
 //@ chapters blocking..
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
 #include "rt/blocking/pool.hpp"
 //@ end
 //@ chapters capstone..
 #include "rt/runtime/metrics/instruments.hpp"
 //@ end
-#include "rt/scheduler/owned_tasks.hpp"
-#include "rt/task/header.hpp"
-#include "rt/task/poll.hpp"
 
 namespace rt::detail {
 
@@ -60,6 +58,14 @@ class SchedulerHandle : public Schedule {
   virtual std::size_t num_idle_workers() const { return 0; }
   virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+
+ protected:
+  // Unlinks and cancels every task left; for shutdown.
+  void cancel_all_tasks();
+
+  OwnedTasks owned_;
+
+ public:
 //@ chapters local-queues..
   virtual std::size_t worker_local_queue_depth(std::size_t) const { return 0; }
   virtual std::uint64_t worker_local_schedule_count(std::size_t) const { return 0; }
@@ -80,6 +86,11 @@ class SchedulerHandle : public Schedule {
   void shutdown_driver() {
     if (driver_) driver_->shutdown();
   }
+
+ protected:
+  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
+
+ public:
 //@ end
 //@ chapters blocking..
 
@@ -103,9 +114,14 @@ class SchedulerHandle : public Schedule {
   }
   // The blocking section ended: take that core back, if nobody took it.
   virtual void leave_blocking_section(std::size_t) {}
-//@ end
 
+ protected:
+  std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
+
+ public:
+//@ end
 //@ chapters capstone..
+
   // What the runtime counts and records beyond the counters above
   // (rt/runtime/metrics/instruments.hpp). The builder sets it up, before
   // the runtime starts.
@@ -118,20 +134,9 @@ class SchedulerHandle : public Schedule {
   std::size_t num_alive_tasks() const { return owned_.len(); }
   std::uint64_t spawned_tasks_count() const { return owned_.spawned(); }
 
-//@ end
  protected:
-  // Unlinks and cancels every task left; for shutdown.
-  void cancel_all_tasks();
-
-  OwnedTasks owned_;
-//@ chapters reactor..
-  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
-//@ end
-//@ chapters blocking..
-  std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
-//@ end
-//@ chapters capstone..
   std::unique_ptr<Instruments> instruments_ = std::make_unique<Instruments>(InstrumentsConfig{}, 1);
+
 //@ end
 };
 

@@ -1,58 +1,30 @@
 //@ file coop..
-// The budget's operations, compiled once per runtime; see coop.hpp.
-//
-// A resource's poll reaches them through one call, poll_cooperatively:
-// the steps it takes (poll_proceed, RestoreOnPending) are this file's own,
-// so the compiler folds them into it, and a resource that is ready pays a
-// few instructions for its unit, as in Tokio, where they are inlined too.
+// The budget's operations, compiled once per runtime; see coop.hpp. A
+// resource reaches them through one call, poll_cooperatively, into which
+// the compiler folds its steps (poll_proceed, RestoreOnPending): a ready
+// resource pays a few instructions for its unit, as in Tokio.
 #include "rt/task/coop.hpp"
 
+#include "rt/task/restore_on_pending.hpp"
 #include "rt/todo.hpp"
 //@ chapters capstone..
 #include "rt/runtime/metrics/instruments.hpp"
 //@ end
 
 namespace rt::coop {
-
 namespace detail {
-namespace {
 
 // Whether the poll in progress is inside rt::coop::unconstrained(...).
-bool unconstrained_here() {
+static bool unconstrained_here() {
   const rt::detail::CurrentPoll& poll = rt::detail::current_poll;
   return poll.poller && poll.poller->is_unconstrained();
 }
 
-// What a resource holds while it polls after spending a unit: unless it
-// says it made progress, the unit comes back when this goes away (an
-// operation that ends up pending has cost nothing). Tokio's RestoreOnPending.
-class RestoreOnPending {
- public:
-  explicit RestoreOnPending(std::optional<std::uint8_t> before)
-      : restores_(before.has_value()), before_(before.value_or(0)) {}
-  // A moved-from one restores nothing: the unit is the moved-to one's.
-  RestoreOnPending(RestoreOnPending&& other) noexcept
-      : restores_(std::exchange(other.restores_, false)), before_(other.before_) {}
-  RestoreOnPending& operator=(RestoreOnPending&&) = delete;
-  ~RestoreOnPending();
-
-  void made_progress() { made_progress_ = true; }
-
- private:
-  // The budget before the unit was spent, when there was one. Kept as two
-  // bytes, not as a std::optional: copying an optional the compiler wrote
-  // byte by byte makes the processor wait for its stores (measured: a fifth
-  // of a message's round trip on chapter 08's ping_pong).
-  bool restores_;
-  std::uint8_t before_;
-  bool made_progress_ = false;
-};
-
 //@ listing poll_proceed
 // A resource is about to be polled: spend one unit. Nothing (and the task
 // is woken, to be polled again after the others) when the budget is gone:
-// the resource must then report "not ready". (Inline: it is the hot half of
-// poll_cooperatively. Maybe unused: in the starter, nothing calls it yet.)
+// the resource must then report "not ready". (Inline: poll_cooperatively's
+// hot half. In the starter, nothing calls it yet: maybe unused.)
 [[maybe_unused]] inline std::optional<RestoreOnPending> poll_proceed(Context& cx) {
   //@ exercise coop proceed
   //@ mutant coop proceed_unconstrained_spends: spends units inside unconstrained(...) as anywhere else
@@ -115,8 +87,6 @@ RestoreOnPending::~RestoreOnPending() {
   //@ end
 }
 //@ listing-end poll_proceed
-
-}  // namespace
 
 //@ listing poll_cooperatively
 bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx) {

@@ -1,7 +1,7 @@
 // A resource is about to be polled: spend one unit. Nothing (and the task
 // is woken, to be polled again after the others) when the budget is gone:
-// the resource must then report "not ready". (Inline: it is the hot half of
-// poll_cooperatively. Maybe unused: in the starter, nothing calls it yet.)
+// the resource must then report "not ready". (Inline: poll_cooperatively's
+// hot half. In the starter, nothing calls it yet: maybe unused.)
 [[maybe_unused]] inline std::optional<RestoreOnPending> poll_proceed(Context& cx) {
   if (!budget || unconstrained_here()) return RestoreOnPending(std::nullopt);  // no budget applies
   if (*budget == 0) {

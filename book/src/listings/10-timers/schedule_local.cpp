@@ -15,24 +15,3 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
   if (others_can_take_it) notify_parked();
 }
 
-void MultiThread::yield_now(Header* task) {
-  if (std::optional<std::size_t> index = current_worker()) {
-    // Not queued yet: it runs once this worker has nothing else to do, or
-    // at its next maintenance (wake_deferred). Then the idle workers hear
-    // of the whole batch once, instead of once for every yield.
-    workers_[*index].deferred.push_back(task);
-    return;
-  }
-  schedule(task);  // not on one of this runtime's workers
-}
-
-void MultiThread::wake_deferred(Worker& worker) {
-  for (Header* task : worker.deferred) {
-    worker.local_schedules.add();  // a statistic
-    push_to_ring(worker, task);
-  }
-  worker.deferred.clear();
-  // More than this worker's own next task: another worker could help.
-  // (A searcher is to find it already.)
-  if (!worker.is_searching && worker.run_queue.len() > 1) notify_parked();
-}

@@ -20,6 +20,11 @@ class RuntimeMetrics {
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
 
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
+
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
   // Tasks waiting in the global (injection) queue.
@@ -38,8 +43,6 @@ class RuntimeMetrics {
   // The course's: how often a thread had to wait for the global queue's lock.
   std::uint64_t global_queue_lock_waits() const { return scheduler_->global_queue_lock_waits(); }
 
- private:
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
 
 }  // namespace rt

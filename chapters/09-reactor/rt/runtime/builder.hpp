@@ -10,6 +10,9 @@
 // A multi-thread runtime has as many workers as the machine has hardware
 // threads, unless the environment variable RT_WORKER_THREADS says how
 // many (Tokio's TOKIO_WORKER_THREADS), unless worker_threads(n) does.
+//
+// Each chapter's options are a section of the class and a file of their
+// own: builder.cpp has those of chapter 04.
 #pragma once
 
 #include <cstddef>
@@ -17,12 +20,13 @@
 #include <optional>
 #include <string>
 
+namespace rt::detail {
+struct DriverConfig;
+}  // namespace rt::detail
+
 namespace rt {
 
 class Runtime;
-namespace detail {
-struct DriverConfig;
-}  // namespace detail
 
 class Builder {
  public:
@@ -41,18 +45,6 @@ class Builder {
   // two looks at block_on's future; at least 1.
   Builder& event_interval(std::uint32_t ticks);
 
-  // Turns the I/O driver on: without it, creating a socket throws. Tokio's
-  // enable_io; enable_all turns on every driver the runtime has.
-  Builder& enable_io();
-  Builder& enable_all();
-  // At most how many events one turn of the I/O driver takes (1024).
-  Builder& max_io_events_per_tick(std::size_t events);
-
-  // Turns the LIFO slot off: every task woken on a worker goes to the back
-  // of its ring (Tokio's, unstable there, is a workaround for tasks that
-  // block their thread while the slot holds a task they woke).
-  Builder& disable_lifo_slot();
-
   Runtime build();
 
   // The worker count a multi-thread runtime gets by default: the
@@ -68,8 +60,28 @@ class Builder {
   std::optional<std::size_t> worker_threads_;
   std::string thread_name_ = "rt-worker";
   std::optional<std::uint32_t> global_queue_interval_;
-  bool disable_lifo_slot_ = false;
   std::uint32_t event_interval_ = 61;
+
+  // The LIFO slot (builder.cpp).
+ public:
+  // Turns the LIFO slot off: every task woken on a worker goes to the back
+  // of its ring (Tokio's, unstable there, is a workaround for tasks that
+  // block their thread while the slot holds a task they woke).
+  Builder& disable_lifo_slot();
+
+ private:
+  bool disable_lifo_slot_ = false;
+
+  // The drivers (builder_drivers.cpp).
+ public:
+  // Turns the I/O driver on: without it, creating a socket throws. Tokio's
+  // enable_io; enable_all turns on every driver the runtime has.
+  Builder& enable_io();
+  Builder& enable_all();
+  // At most how many events one turn of the I/O driver takes (1024).
+  Builder& max_io_events_per_tick(std::size_t events);
+
+ private:
   detail::DriverConfig driver_config(bool current_thread) const;
 
   bool enable_io_ = false;

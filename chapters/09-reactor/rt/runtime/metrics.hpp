@@ -21,6 +21,11 @@ class RuntimeMetrics {
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
 
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
+
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
   // Tasks waiting in the global (injection) queue.
@@ -84,7 +89,8 @@ class RuntimeMetrics {
     return driver && driver->io() ? (*driver->io().*metric)() : 0;
   }
 
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+ public:
+
 };
 
 }  // namespace rt

@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "rt/runtime/driver.hpp"
 #include "rt/scheduler/owned_tasks.hpp"
 #include "rt/task/header.hpp"
 #include "rt/task/poll.hpp"
+#include "rt/runtime/driver.hpp"
 
 namespace rt::detail {
 
@@ -45,6 +45,14 @@ class SchedulerHandle : public Schedule {
   virtual std::size_t num_idle_workers() const { return 0; }
   virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+
+ protected:
+  // Unlinks and cancels every task left; for shutdown.
+  void cancel_all_tasks();
+
+  OwnedTasks owned_;
+
+ public:
   virtual std::size_t worker_local_queue_depth(std::size_t) const { return 0; }
   virtual std::uint64_t worker_local_schedule_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_overflow_count(std::size_t) const { return 0; }
@@ -62,11 +70,9 @@ class SchedulerHandle : public Schedule {
   }
 
  protected:
-  // Unlinks and cancels every task left; for shutdown.
-  void cancel_all_tasks();
-
-  OwnedTasks owned_;
   std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
+
+ public:
 };
 
 }  // namespace rt::detail

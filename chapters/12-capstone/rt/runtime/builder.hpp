@@ -10,24 +10,34 @@
 // A multi-thread runtime has as many workers as the machine has hardware
 // threads, unless the environment variable RT_WORKER_THREADS says how
 // many (Tokio's TOKIO_WORKER_THREADS), unless worker_threads(n) does.
+//
+// Each chapter's options are a section of the class and a file of their
+// own: builder.cpp has those of chapter 04.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 
+namespace rt::detail {
+struct DriverConfig;
+}  // namespace rt::detail
+
+#include <chrono>
+namespace rt::detail {
+struct BlockingConfig;
+class SchedulerHandle;
+}  // namespace rt::detail
+
 #include "rt/runtime/metrics/histogram.hpp"
+namespace rt::detail {
+struct InstrumentsConfig;
+}  // namespace rt::detail
 
 namespace rt {
 
 class Runtime;
-namespace detail {
-struct DriverConfig;
-struct BlockingConfig;
-struct InstrumentsConfig;
-}  // namespace detail
 
 class Builder {
  public:
@@ -46,41 +56,6 @@ class Builder {
   // two looks at block_on's future; at least 1.
   Builder& event_interval(std::uint32_t ticks);
 
-  // Turns the I/O driver on: without it, creating a socket throws. Tokio's
-  // enable_io; enable_all turns on every driver the runtime has.
-  Builder& enable_io();
-  Builder& enable_all();
-  // At most how many events one turn of the I/O driver takes (1024).
-  Builder& max_io_events_per_tick(std::size_t events);
-  // Turns the timers on: without it, creating a Sleep throws. Tokio's
-  // enable_time.
-  Builder& enable_time();
-  // The clock starts paused (current-thread only): for tests, whose
-  // timers then fire as soon as nothing else is left to do.
-  Builder& start_paused(bool paused);
-
-  // At most how many threads the blocking pool runs at once besides the
-  // workers' loops (512); a job beyond waits for one to free up.
-  Builder& max_blocking_threads(std::size_t count);
-  // How long an idle blocking thread waits for a job before it leaves (10 s).
-  Builder& thread_keep_alive(std::chrono::nanoseconds duration);
-
-  // Turns the LIFO slot off: every task woken on a worker goes to the back
-  // of its ring (Tokio's, unstable there, is a workaround for tasks that
-  // block their thread while the slot holds a task they woke).
-  Builder& disable_lifo_slot();
-
-  // Keeps a histogram of poll times per worker (Tokio's
-  // enable_metrics_poll_time_histogram): by default Tokio's 10 linear
-  // buckets of 100 µs, or the configuration given.
-  Builder& enable_metrics_poll_time_histogram();
-  Builder& metrics_poll_time_histogram_configuration(HistogramConfig config);
-  // Records every poll, steal and park of every worker, and writes them
-  // to `path` when the runtime shuts down, in the Chrome trace-event
-  // format (scripts/trace draws it). Without it, the environment variable
-  // RT_TRACE names the file the same way.
-  Builder& trace_path(std::string path);
-
   Runtime build();
 
   // The worker count a multi-thread runtime gets by default: the
@@ -96,18 +71,75 @@ class Builder {
   std::optional<std::size_t> worker_threads_;
   std::string thread_name_ = "rt-worker";
   std::optional<std::uint32_t> global_queue_interval_;
-  bool disable_lifo_slot_ = false;
   std::uint32_t event_interval_ = 61;
+
+  // The LIFO slot (builder.cpp).
+ public:
+  // Turns the LIFO slot off: every task woken on a worker goes to the back
+  // of its ring (Tokio's, unstable there, is a workaround for tasks that
+  // block their thread while the slot holds a task they woke).
+  Builder& disable_lifo_slot();
+
+ private:
+  bool disable_lifo_slot_ = false;
+
+  // The drivers (builder_drivers.cpp).
+ public:
+  // Turns the I/O driver on: without it, creating a socket throws. Tokio's
+  // enable_io; enable_all turns on every driver the runtime has.
+  Builder& enable_io();
+  Builder& enable_all();
+  // At most how many events one turn of the I/O driver takes (1024).
+  Builder& max_io_events_per_tick(std::size_t events);
+
+ private:
   detail::DriverConfig driver_config(bool current_thread) const;
 
   bool enable_io_ = false;
   std::size_t max_io_events_per_tick_ = 1024;
+
+ public:
+  // Turns the timers on: without it, creating a Sleep throws. Tokio's
+  // enable_time.
+  Builder& enable_time();
+  // The clock starts paused (current-thread only): for tests, whose
+  // timers then fire as soon as nothing else is left to do.
+  Builder& start_paused(bool paused);
+
+ private:
   bool enable_time_ = false;
   bool start_paused_ = false;
+
+  // The blocking pool (builder_blocking.cpp).
+ public:
+  // At most how many threads the blocking pool runs at once besides the
+  // workers' loops (512); a job beyond waits for one to free up.
+  Builder& max_blocking_threads(std::size_t count);
+  // How long an idle blocking thread waits for a job before it leaves (10 s).
+  Builder& thread_keep_alive(std::chrono::nanoseconds duration);
+
+ private:
   detail::BlockingConfig blocking_config(std::size_t workers) const;
+  // What a scheduler of either flavour gets before it starts.
+  void set_up(detail::SchedulerHandle& scheduler, bool current_thread, std::size_t workers) const;
 
   std::size_t max_blocking_threads_ = 512;
   std::chrono::nanoseconds thread_keep_alive_ = std::chrono::seconds(10);
+
+  // Metrics and the trace (builder_metrics.cpp).
+ public:
+  // Keeps a histogram of poll times per worker (Tokio's
+  // enable_metrics_poll_time_histogram): by default Tokio's 10 linear
+  // buckets of 100 µs, or the configuration given.
+  Builder& enable_metrics_poll_time_histogram();
+  Builder& metrics_poll_time_histogram_configuration(HistogramConfig config);
+  // Records every poll, steal and park of every worker, and writes them
+  // to `path` when the runtime shuts down, in the Chrome trace-event
+  // format (scripts/trace draws it). Without it, the environment variable
+  // RT_TRACE names the file the same way.
+  Builder& trace_path(std::string path);
+
+ private:
   detail::InstrumentsConfig instruments_config(bool current_thread) const;
 
   bool poll_time_histogram_ = false;

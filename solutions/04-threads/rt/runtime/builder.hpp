@@ -10,6 +10,9 @@
 // A multi-thread runtime has as many workers as the machine has hardware
 // threads, unless the environment variable RT_WORKER_THREADS says how
 // many (Tokio's TOKIO_WORKER_THREADS), unless worker_threads(n) does.
+//
+// Each chapter's options are a section of the class and a file of their
+// own: builder.cpp has those of chapter 04.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +40,6 @@ class Builder {
   // drivers (chapters 09 and 10), and the current-thread runtime between
   // two looks at block_on's future; at least 1.
   Builder& event_interval(std::uint32_t ticks);
-
 
   Runtime build();
 

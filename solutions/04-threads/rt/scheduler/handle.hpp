@@ -50,6 +50,8 @@ class SchedulerHandle : public Schedule {
   void cancel_all_tasks();
 
   OwnedTasks owned_;
+
+ public:
 };
 
 }  // namespace rt::detail

@@ -20,6 +20,11 @@ class RuntimeMetrics {
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
 
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
+
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
   // Tasks waiting in the global (injection) queue.
@@ -55,8 +60,6 @@ class RuntimeMetrics {
     return scheduler_->worker_poll_count(worker);
   }
 
- private:
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
 
 }  // namespace rt

@@ -10,6 +10,9 @@
 // A multi-thread runtime has as many workers as the machine has hardware
 // threads, unless the environment variable RT_WORKER_THREADS says how
 // many (Tokio's TOKIO_WORKER_THREADS), unless worker_threads(n) does.
+//
+// Each chapter's options are a section of the class and a file of their
+// own: builder.cpp has those of chapter 04.
 #pragma once
 
 #include <cstddef>
@@ -38,11 +41,6 @@ class Builder {
   // two looks at block_on's future; at least 1.
   Builder& event_interval(std::uint32_t ticks);
 
-  // Turns the LIFO slot off: every task woken on a worker goes to the back
-  // of its ring (Tokio's, unstable there, is a workaround for tasks that
-  // block their thread while the slot holds a task they woke).
-  Builder& disable_lifo_slot();
-
   Runtime build();
 
   // The worker count a multi-thread runtime gets by default: the
@@ -58,8 +56,17 @@ class Builder {
   std::optional<std::size_t> worker_threads_;
   std::string thread_name_ = "rt-worker";
   std::optional<std::uint32_t> global_queue_interval_;
-  bool disable_lifo_slot_ = false;
   std::uint32_t event_interval_ = 61;
+
+  // The LIFO slot (builder.cpp).
+ public:
+  // Turns the LIFO slot off: every task woken on a worker goes to the back
+  // of its ring (Tokio's, unstable there, is a workaround for tasks that
+  // block their thread while the slot holds a task they woke).
+  Builder& disable_lifo_slot();
+
+ private:
+  bool disable_lifo_slot_ = false;
 };
 
 }  // namespace rt

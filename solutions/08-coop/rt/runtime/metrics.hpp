@@ -20,6 +20,11 @@ class RuntimeMetrics {
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
 
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
+
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
   // Tasks waiting in the global (injection) queue.
@@ -66,8 +71,6 @@ class RuntimeMetrics {
   // The course's: workers searching for work right now.
   std::size_t num_searching_workers() const { return scheduler_->num_searching_workers(); }
 
- private:
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
 
 }  // namespace rt

@@ -44,6 +44,14 @@ class SchedulerHandle : public Schedule {
   virtual std::size_t num_idle_workers() const { return 0; }
   virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+
+ protected:
+  // Unlinks and cancels every task left; for shutdown.
+  void cancel_all_tasks();
+
+  OwnedTasks owned_;
+
+ public:
   virtual std::size_t worker_local_queue_depth(std::size_t) const { return 0; }
   virtual std::uint64_t worker_local_schedule_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_overflow_count(std::size_t) const { return 0; }
@@ -51,12 +59,6 @@ class SchedulerHandle : public Schedule {
   virtual std::uint64_t worker_steal_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_steal_operations(std::size_t) const { return 0; }
   virtual std::size_t num_searching_workers() const { return 0; }
-
- protected:
-  // Unlinks and cancels every task left; for shutdown.
-  void cancel_all_tasks();
-
-  OwnedTasks owned_;
 };
 
 }  // namespace rt::detail

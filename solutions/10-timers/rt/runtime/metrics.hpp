@@ -21,6 +21,11 @@ class RuntimeMetrics {
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
 
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
+
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
   // Tasks waiting in the global (injection) queue.
@@ -77,6 +82,15 @@ class RuntimeMetrics {
     return io_metric(&detail::IoDriver::fd_deregistered_count);
   }
 
+ private:
+  // 0 without I/O enabled.
+  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
+    detail::Driver* driver = scheduler_->driver();
+    return driver && driver->io() ? (*driver->io().*metric)() : 0;
+  }
+
+ public:
+
   // The course's: timers registered so far (a Sleep's first poll), and
   // timers in the wheel right now. 0 without timers enabled.
   std::uint64_t timer_registration_count() const {
@@ -88,14 +102,6 @@ class RuntimeMetrics {
     return driver && driver->time() ? driver->time()->num_timers() : 0;
   }
 
- private:
-  // 0 without I/O enabled.
-  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
-    detail::Driver* driver = scheduler_->driver();
-    return driver && driver->io() ? (*driver->io().*metric)() : 0;
-  }
-
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
 
 }  // namespace rt

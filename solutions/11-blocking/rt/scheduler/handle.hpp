@@ -7,18 +7,20 @@
 // it. After shutdown it still answers, refusing new work.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <stdexcept>
 
-#include "rt/runtime/driver.hpp"
-#include "rt/blocking/pool.hpp"
 #include "rt/scheduler/owned_tasks.hpp"
 #include "rt/task/header.hpp"
 #include "rt/task/poll.hpp"
+#include "rt/runtime/driver.hpp"
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "rt/blocking/pool.hpp"
 
 namespace rt::detail {
 
@@ -49,6 +51,14 @@ class SchedulerHandle : public Schedule {
   virtual std::size_t num_idle_workers() const { return 0; }
   virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+
+ protected:
+  // Unlinks and cancels every task left; for shutdown.
+  void cancel_all_tasks();
+
+  OwnedTasks owned_;
+
+ public:
   virtual std::size_t worker_local_queue_depth(std::size_t) const { return 0; }
   virtual std::uint64_t worker_local_schedule_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_overflow_count(std::size_t) const { return 0; }
@@ -64,6 +74,11 @@ class SchedulerHandle : public Schedule {
   void shutdown_driver() {
     if (driver_) driver_->shutdown();
   }
+
+ protected:
+  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
+
+ public:
 
   // The blocking pool: spawn_blocking's jobs, and the multi-thread
   // runtime's worker loops. The builder sets its limits, before the
@@ -87,12 +102,9 @@ class SchedulerHandle : public Schedule {
   virtual void leave_blocking_section(std::size_t) {}
 
  protected:
-  // Unlinks and cancels every task left; for shutdown.
-  void cancel_all_tasks();
-
-  OwnedTasks owned_;
-  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
   std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
+
+ public:
 };
 
 }  // namespace rt::detail

@@ -6,7 +6,6 @@
 // for its tests and experiments.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,12 +14,19 @@
 #include "rt/scheduler/handle.hpp"
 #include "rt/runtime/driver.hpp"
 
+#include <chrono>
+
 namespace rt {
 
 class RuntimeMetrics {
  public:
   explicit RuntimeMetrics(std::shared_ptr<detail::SchedulerHandle> scheduler)
       : scheduler_(std::move(scheduler)) {}
+
+ private:
+  std::shared_ptr<detail::SchedulerHandle> scheduler_;
+
+ public:
 
   // Worker threads (1 for a current-thread runtime).
   std::size_t num_workers() const { return scheduler_->num_workers(); }
@@ -78,6 +84,15 @@ class RuntimeMetrics {
     return io_metric(&detail::IoDriver::fd_deregistered_count);
   }
 
+ private:
+  // 0 without I/O enabled.
+  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
+    detail::Driver* driver = scheduler_->driver();
+    return driver && driver->io() ? (*driver->io().*metric)() : 0;
+  }
+
+ public:
+
   // The course's: timers registered so far (a Sleep's first poll), and
   // timers in the wheel right now. 0 without timers enabled.
   std::uint64_t timer_registration_count() const {
@@ -115,7 +130,15 @@ class RuntimeMetrics {
   // The durations bucket `bucket` holds: [first, second); the last bucket
   // is unbounded (second is the largest duration there is).
   std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds> poll_time_histogram_bucket_range(
-      std::size_t bucket) const;
+      std::size_t bucket) const {
+    auto [start, end] = histogram(0)->bucket_range(bucket);
+    auto nanos = [](std::uint64_t n) {
+      return std::chrono::nanoseconds(n > static_cast<std::uint64_t>(std::chrono::nanoseconds::max().count())
+                                          ? std::chrono::nanoseconds::max().count()
+                                          : static_cast<std::int64_t>(n));
+    };
+    return {nanos(start), nanos(end)};
+  }
   // Polls by worker `worker` that took a duration in bucket `bucket`.
   std::uint64_t poll_time_histogram_bucket_count(std::size_t worker, std::size_t bucket) const {
     const detail::Histogram* h = histogram(worker);
@@ -126,24 +149,6 @@ class RuntimeMetrics {
   const detail::Histogram* histogram(std::size_t worker) const {
     return scheduler_->instruments().histogram(worker);
   }
-  // 0 without I/O enabled.
-  std::uint64_t io_metric(std::uint64_t (detail::IoDriver::*metric)() const) const {
-    detail::Driver* driver = scheduler_->driver();
-    return driver && driver->io() ? (*driver->io().*metric)() : 0;
-  }
-
-  std::shared_ptr<detail::SchedulerHandle> scheduler_;
 };
-
-inline std::pair<std::chrono::nanoseconds, std::chrono::nanoseconds> RuntimeMetrics::poll_time_histogram_bucket_range(
-    std::size_t bucket) const {
-  auto [start, end] = histogram(0)->bucket_range(bucket);
-  auto nanos = [](std::uint64_t n) {
-    return std::chrono::nanoseconds(n > static_cast<std::uint64_t>(std::chrono::nanoseconds::max().count())
-                                        ? std::chrono::nanoseconds::max().count()
-                                        : static_cast<std::int64_t>(n));
-  };
-  return {nanos(start), nanos(end)};
-}
 
 }  // namespace rt

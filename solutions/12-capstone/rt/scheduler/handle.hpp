@@ -7,19 +7,21 @@
 // it. After shutdown it still answers, refusing new work.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <stdexcept>
 
-#include "rt/runtime/driver.hpp"
-#include "rt/blocking/pool.hpp"
-#include "rt/runtime/metrics/instruments.hpp"
 #include "rt/scheduler/owned_tasks.hpp"
 #include "rt/task/header.hpp"
 #include "rt/task/poll.hpp"
+#include "rt/runtime/driver.hpp"
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "rt/blocking/pool.hpp"
+#include "rt/runtime/metrics/instruments.hpp"
 
 namespace rt::detail {
 
@@ -50,6 +52,14 @@ class SchedulerHandle : public Schedule {
   virtual std::size_t num_idle_workers() const { return 0; }
   virtual std::uint64_t worker_park_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_unpark_count(std::size_t) const { return 0; }
+
+ protected:
+  // Unlinks and cancels every task left; for shutdown.
+  void cancel_all_tasks();
+
+  OwnedTasks owned_;
+
+ public:
   virtual std::size_t worker_local_queue_depth(std::size_t) const { return 0; }
   virtual std::uint64_t worker_local_schedule_count(std::size_t) const { return 0; }
   virtual std::uint64_t worker_overflow_count(std::size_t) const { return 0; }
@@ -65,6 +75,11 @@ class SchedulerHandle : public Schedule {
   void shutdown_driver() {
     if (driver_) driver_->shutdown();
   }
+
+ protected:
+  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
+
+ public:
 
   // The blocking pool: spawn_blocking's jobs, and the multi-thread
   // runtime's worker loops. The builder sets its limits, before the
@@ -87,6 +102,11 @@ class SchedulerHandle : public Schedule {
   // The blocking section ended: take that core back, if nobody took it.
   virtual void leave_blocking_section(std::size_t) {}
 
+ protected:
+  std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
+
+ public:
+
   // What the runtime counts and records beyond the counters above
   // (rt/runtime/metrics/instruments.hpp). The builder sets it up, before
   // the runtime starts.
@@ -100,13 +120,8 @@ class SchedulerHandle : public Schedule {
   std::uint64_t spawned_tasks_count() const { return owned_.spawned(); }
 
  protected:
-  // Unlinks and cancels every task left; for shutdown.
-  void cancel_all_tasks();
-
-  OwnedTasks owned_;
-  std::unique_ptr<Driver> driver_;  // set by the scheduler's constructor
-  std::shared_ptr<BlockingPool> blocking_ = std::make_shared<BlockingPool>(BlockingConfig{});
   std::unique_ptr<Instruments> instruments_ = std::make_unique<Instruments>(InstrumentsConfig{}, 1);
+
 };
 
 }  // namespace rt::detail

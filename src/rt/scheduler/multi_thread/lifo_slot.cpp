@@ -1,8 +1,9 @@
 //@ file lifo-slot..
-// The LIFO slot's polls, compiled once per runtime: what a task just
-// polled woke runs next, on the same worker, up to a limit. Mirrors the
-// LIFO handling of Tokio's runtime/scheduler/multi_thread/worker.rs
-// (run_task's loop and MAX_LIFO_POLLS_PER_TICK); see worker.hpp.
+// The LIFO slot: a task woken on a worker goes into the slot and runs as
+// soon as the task that woke it yields the thread, on the same worker, up
+// to a limit. Mirrors the LIFO handling of Tokio's
+// runtime/scheduler/multi_thread/worker.rs (schedule_local, run_task's
+// loop and MAX_LIFO_POLLS_PER_TICK); see worker.hpp.
 #include "rt/scheduler/multi_thread/worker.hpp"
 
 //@ chapters coop..
@@ -10,6 +11,68 @@
 //@ end
 
 namespace rt::detail {
+
+//@ listing schedule_local
+void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield) {
+  Worker& worker = workers_[index];
+  worker.local_schedules.add();  // a statistic
+  //@ exercise lifo-slot lifo_schedule
+  bool others_can_take_it = true;
+  //@ mutant lifo-slot lifo_takes_yields: a task that yields goes into the slot too
+  if (is_yield || !worker.lifo_enabled) {
+  //@ instead
+  if (!worker.lifo_enabled) {
+  //@ end
+    // A yield asks to let the others run first: the back of the ring.
+    push_to_ring(worker, task);
+  } else {
+    // It runs next, here, while what woke it is still in this core's cache.
+    Header* displaced = std::exchange(worker.lifo_slot, task);
+    //@ mutant lifo-slot lifo_loses_displaced: drops the task the new one displaces from the slot
+    if (displaced) push_to_ring(worker, displaced);
+    //@ instead
+    //@ end
+    // Only the slot changed: nothing another worker could take.
+    //@ mutant lifo-slot lifo_never_notifies: never wakes an idle worker for the task pushed out of the slot
+    others_can_take_it = displaced != nullptr;
+    //@ instead
+    others_can_take_it = false;
+    //@ end
+  }
+  //@ mutant lifo-slot lifo_slot_notifies: wakes an idle worker even when only the slot changed
+  if (others_can_take_it) notify_parked();
+  //@ instead
+  (void)others_can_take_it;
+  notify_parked();
+  //@ end
+  //@ starter
+  // TODO: queue `task`, woken or spawned on worker `index`'s own thread:
+  //  - into the LIFO slot (worker.lifo_slot), to run right after the task
+  //    being polled; a task already in the slot moves to the back of the
+  //    ring (push_to_ring);
+  //  - but to the back of the ring when the task yields (is_yield), or
+  //    while the slot is off (worker.lifo_enabled false);
+  //  - then wake an idle worker (notify_parked()) if, and only if,
+  //    something went into the ring, where other workers can steal it.
+  // Hint: a task that yields asked to let the others run: what would the
+  // slot do to that promise?
+  (void)worker;
+  (void)task;
+  (void)is_yield;
+  throw Todo("@NN@ lifo_schedule (@FILE@)");
+  //@ end
+}
+
+//@ chapters lifo-slot
+void MultiThread::yield_now(Header* task) {
+  if (std::optional<std::size_t> index = current_worker()) {
+    schedule_local(*index, task, /*is_yield=*/true);
+    return;
+  }
+  schedule(task);  // not on one of this runtime's workers
+}
+//@ end
+//@ listing-end schedule_local
 
 //@ listing run_lifo_slot
 void MultiThread::run_lifo_slot(Worker& worker) {

@@ -26,6 +26,10 @@ std::optional<std::size_t> MultiThread::enter_blocking_section() {
 
 void MultiThread::leave_blocking_section(std::size_t index) { take_back_core(index); }
 
+void MultiThread::set_current_worker(std::optional<std::size_t> index) {
+  current_worker_here_ = index ? CurrentWorker{this, *index} : CurrentWorker{};
+}
+
 void MultiThread::hand_off_core(std::size_t index) {
   Worker& worker = workers_[index];
   // What only this thread would ever run goes where others can take it,
