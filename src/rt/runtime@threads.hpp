@@ -8,15 +8,14 @@
 // same runtime; runtime.handle() reaches it from any other thread.
 #pragma once
 
-//@ chapters blocking..
-#include <chrono>
-//@ end
 #include <concepts>
 #include <memory>
+#include <utility>
 //@ chapters blocking..
+
+#include <chrono>
 #include <optional>
 //@ end
-#include <utility>
 
 #include "rt/runtime/handle.hpp"
 #include "rt/runtime/metrics.hpp"
@@ -34,12 +33,7 @@ class Runtime {
   Runtime& operator=(Runtime&& other) noexcept;
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
-//@ chapters ..timers
   // Cancels every task, stops the workers, and waits for them.
-//@ else
-  // Cancels every task, stops the workers, and waits for them and for the
-  // blocking pool's threads.
-//@ end
   ~Runtime();
 
   template <class T>
@@ -56,32 +50,35 @@ class Runtime {
     return handle_.spawn(std::move(f));
   }
 
-//@ chapters blocking..
+  const Handle& handle() const { return handle_; }
+  RuntimeMetrics metrics() const { return handle_.metrics(); }
+//@ chapters ..timers
+
+ private:
+  void shutdown();
+//@ else
+
   template <std::invocable F>
   auto spawn_blocking(F f) {
     return handle_.spawn_blocking(std::move(f));
   }
 
-  // Shuts down as the destructor does, but waits at most `timeout` for
-  // the blocking pool's threads: those still running a job are left to
-  // finish it on their own. The Runtime is empty afterwards.
+  // The destructor also waits for the blocking pool's threads. This shuts
+  // down as it does, but waits at most `timeout` for them: those still
+  // running a job are left to finish it on their own. The Runtime is
+  // empty afterwards.
   void shutdown_timeout(std::chrono::nanoseconds timeout) { shutdown(timeout); }
   // The same without waiting for the blocking pool at all.
   void shutdown_background() { shutdown(std::chrono::nanoseconds::zero()); }
 
+ private:
+  // Waits for the blocking pool for ever, or at most `timeout`.
+  void shutdown(std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
 //@ end
-  const Handle& handle() const { return handle_; }
-  RuntimeMetrics metrics() const { return handle_.metrics(); }
 
  private:
   friend class Builder;
   explicit Runtime(std::shared_ptr<detail::SchedulerHandle> scheduler) : handle_(std::move(scheduler)) {}
-//@ chapters ..timers
-  void shutdown();
-//@ else
-  // Waits for the blocking pool for ever, or at most `timeout`.
-  void shutdown(std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
-//@ end
 
   Handle handle_;  // empty once moved from
 };
@@ -89,3 +86,8 @@ class Runtime {
 }  // namespace rt
 
 #include "rt/runtime/builder.hpp"
+
+// The runtime has both flavours, current-thread and multi-thread: the tests
+// of every chapter run on each (tests/support/flavours.hpp), which
+// rt::Builder chooses from.
+#define RT_HAS_MULTI_THREAD 1

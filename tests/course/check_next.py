@@ -65,10 +65,10 @@ def copy_course(source, root):
     subprocess.run(git + ["commit", "-qm", "the course"], check=True)
 
 
-def finish_chapter_01(root, own_spawn):
+def finish_chapter_01(root, own_note):
     """The student's chapter 01: every exercise done, yield_now in their own
-    words with their comment; with own_spawn, spawn too, in lines chapter
-    02 rewrites (a conflict)."""
+    words with their comment; with own_note, a note of theirs on a line of
+    task.hpp that chapter 02 rewrites (a conflict)."""
     mine, reference = root / "chapters/01-executor", root / "solutions/01-executor"
     for path in sorted(mine.rglob("*")):
         if path.is_file() and "throw Todo(" in path.read_text():
@@ -79,11 +79,11 @@ def finish_chapter_01(root, own_spawn):
     assert count == 1, "yield_now's solution moved: update check_next.py"
     yield_now.write_text(text)
     (mine / "rt/my_trace.hpp").write_text("// My own helper, included nowhere yet.\n#pragma once\n")
-    if own_spawn:
-        spawn = mine / "rt/scheduler/current_thread.hpp"
-        line = "  cell->wake();  // a new task is ready to run: queue it like a woken one\n"
-        assert line in spawn.read_text(), "spawn's solution moved: update check_next.py"
-        spawn.write_text(spawn.read_text().replace(line, "  // Queued as a wake would.\n  cell->wake();\n"))
+    if own_note:
+        task = mine / "rt/task/task.hpp"
+        line = "class Promise : public PromiseBase {\n"
+        assert line in task.read_text(), "Promise's head moved: update check_next.py"
+        task.write_text(task.read_text().replace(line, "class Promise : public PromiseBase {  // My note.\n", 1))
 
 
 def next_(root, *arguments):
@@ -104,7 +104,7 @@ def main():
         check("a chapter 01 with stubs left is refused", ran.returncode == 1 and
               "still has stubs" in ran.stderr and digest(chapter) == shipped, ran.stderr)
 
-        finish_chapter_01(root, own_spawn=False)
+        finish_chapter_01(root, own_note=False)
         ran = next_(root, "2", "--dry-run")
         check("--dry-run lists the files and writes nothing",
               ran.returncode == 0 and "rt/task/yield_now.cpp" in ran.stdout and
@@ -136,14 +136,14 @@ def main():
         check("... after backing up the student's chapter 02 files", len(backups) == 1 and
               backups[0].read_text().endswith("// started on chapter 02\n"))
 
-        finish_chapter_01(root, own_spawn=True)
+        finish_chapter_01(root, own_note=True)
         ran = next_(root, "2")
-        spawn = (chapter / "rt/scheduler/current_thread.hpp").read_text()
+        task = (chapter / "rt/task/task.hpp").read_text()
         check("a conflict exits 1 and names its file", ran.returncode == 1 and
-              "chapters/02-wakers/rt/scheduler/current_thread.hpp" in ran.stdout,
+              "chapters/02-wakers/rt/task/task.hpp" in ran.stdout,
               ran.stdout + ran.stderr)
-        check("... with both sides marked in the file", "<<<<<<< chapter 02 starter" in spawn and
-              ">>>>>>> your chapter 01" in spawn and "// Queued as a wake would." in spawn, spawn)
+        check("... with both sides marked in the file", "<<<<<<< chapter 02 starter" in task and
+              ">>>>>>> your chapter 01" in task and "// My note." in task, task)
         check("... and the clean files merged all the same",
               MY_YIELD in (chapter / "rt/task/yield_now.cpp").read_text())
     if failures:

@@ -7,8 +7,8 @@
 //   }
 //
 // Up to chapter 03 a runtime has one flavour, current-thread. From chapter
-// 04 on (the runtime's rt/rt.hpp defines RT_HAS_MULTI_THREAD) the same body
-// also runs on a multi-thread runtime, so every earlier chapter's tests
+// 04 on (rt/runtime.hpp defines RT_HAS_MULTI_THREAD) the same body also
+// runs on a multi-thread runtime, so every earlier chapter's tests
 // keep meaning the same on every later runtime. A test that states what
 // only one flavour guarantees (spawn order, say) says so with
 // on_current_thread or on_multi_thread.

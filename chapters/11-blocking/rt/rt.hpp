@@ -3,13 +3,6 @@
 #pragma once
 
 #include "rt/runtime.hpp"
-#include "rt/runtime/builder.hpp"
-#include "rt/runtime/handle.hpp"
-#include "rt/runtime/metrics.hpp"
-
-// The runtime has both flavours, current-thread and multi-thread: the tests
-// of every chapter run on each (tests/support/flavours.hpp).
-#define RT_HAS_MULTI_THREAD 1
 // Its workers have a LIFO slot, which rt::Builder::disable_lifo_slot()
 // turns off: the tests of the ring (chapters 05, 06) turn it off.
 #define RT_HAS_LIFO_SLOT 1

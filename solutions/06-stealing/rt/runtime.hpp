@@ -50,9 +50,11 @@ class Runtime {
   RuntimeMetrics metrics() const { return handle_.metrics(); }
 
  private:
+  void shutdown();
+
+ private:
   friend class Builder;
   explicit Runtime(std::shared_ptr<detail::SchedulerHandle> scheduler) : handle_(std::move(scheduler)) {}
-  void shutdown();
 
   Handle handle_;  // empty once moved from
 };
@@ -60,3 +62,8 @@ class Runtime {
 }  // namespace rt
 
 #include "rt/runtime/builder.hpp"
+
+// The runtime has both flavours, current-thread and multi-thread: the tests
+// of every chapter run on each (tests/support/flavours.hpp), which
+// rt::Builder chooses from.
+#define RT_HAS_MULTI_THREAD 1

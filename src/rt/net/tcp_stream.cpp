@@ -9,14 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-//@ chapters blocking..
-#include <exception>
-//@ end
 #include <system_error>
 
-//@ chapters blocking..
-#include "rt/net/lookup_host.hpp"
-//@ end
 #include "rt/runtime/driver.hpp"
 #include "rt/util/system_error.hpp"
 
@@ -57,21 +51,6 @@ Task<TcpStream> TcpStream::connect(SocketAddr address) {
   co_return TcpStream(std::move(io));
 }
 //@ listing-end connect
-//@ chapters blocking..
-
-Task<TcpStream> TcpStream::connect(std::string host_and_port) {
-  std::vector<SocketAddr> addresses = co_await lookup_host(std::move(host_and_port));
-  std::exception_ptr last;
-  for (const SocketAddr& address : addresses) {
-    try {
-      co_return co_await connect(address);
-    } catch (const std::system_error&) {
-      last = std::current_exception();  // "localhost" is often ::1 first, then 127.0.0.1
-    }
-  }
-  std::rethrow_exception(last);  // lookup_host returns at least one address
-}
-//@ end
 
 TcpStream TcpStream::from_fd(int fd) {
   int flags = ::fcntl(fd, F_GETFL);

@@ -65,19 +65,17 @@ std::size_t Builder::default_worker_threads() {
 //@ listing-end default_worker_threads
 
 Runtime Builder::build() {
-//@ chapters ..coop
-  if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>(event_interval_));
-//@ else
   if (kind_ == Kind::CurrentThread) {
+//@ chapters ..coop
+    auto scheduler = std::make_shared<detail::CurrentThread>(event_interval_);
+//@ else
     auto scheduler = std::make_shared<detail::CurrentThread>(driver_config(true), event_interval_);
 //@ end
 //@ chapters blocking..
     set_up(*scheduler, /*current_thread=*/true, 1);
 //@ end
-//@ chapters reactor..
     return Runtime(std::move(scheduler));
   }
-//@ end
   detail::MultiThreadConfig config;
   config.workers = worker_threads_ ? *worker_threads_ : default_worker_threads();
   config.thread_name = thread_name_;

@@ -16,13 +16,13 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
-//@ chapters capstone..
-#include <mutex>
-//@ end
 
 #include "rt/io/driver.hpp"
 #include "rt/time/driver.hpp"
 //@ chapters capstone..
+
+#include <mutex>
+
 #include "rt/signal/driver.hpp"
 //@ end
 
@@ -59,11 +59,6 @@ class Driver {
   // The time driver: nullptr unless enable_time.
   const std::shared_ptr<TimeDriver>& time() const { return time_; }
   bool pausable() const { return pausable_; }
-//@ chapters capstone..
-  // The signal driver, made by the first Signal (it registers two
-  // descriptors, which a runtime that never listens does without).
-  SignalDriver& signal();
-//@ end
   void shutdown();
 
  private:
@@ -73,6 +68,13 @@ class Driver {
   std::shared_ptr<IoDriver> io_;      // shared with every registration, which may outlive the runtime
   std::shared_ptr<TimeDriver> time_;  // shared with every Sleep, likewise
 //@ chapters capstone..
+
+ public:
+  // The signal driver, made by the first Signal (it registers two
+  // descriptors, which a runtime that never listens does without).
+  SignalDriver& signal();
+
+ private:
   std::once_flag signal_made_;
   std::unique_ptr<SignalDriver> signal_;
 //@ end

@@ -1,4 +1,4 @@
-//@ file threads..
+//@ file threads..coop
 // The Runtime's non-template half, compiled once per runtime; see
 // rt/runtime.hpp. Mirrors tokio::runtime::Runtime's drop and shutdown.
 #include "rt/runtime.hpp"
@@ -19,25 +19,8 @@ Runtime& Runtime::operator=(Runtime&& other) noexcept {
 
 Runtime::~Runtime() { shutdown(); }
 
-//@ chapters ..timers
 void Runtime::shutdown() {
-//@ else
-void Runtime::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
-//@ end
-//@ chapters ..coop
   if (handle_.scheduler_) std::exchange(handle_.scheduler_, nullptr)->shutdown();
-//@ else
-  if (!handle_.scheduler_) return;
-  std::shared_ptr<detail::SchedulerHandle> scheduler = std::exchange(handle_.scheduler_, nullptr);
-  scheduler->shutdown();         // no task runs any more
-  scheduler->shutdown_driver();  // and no socket waits any more
-//@ end
-//@ chapters blocking..
-  scheduler->shutdown_blocking_pool(timeout);  // and no blocking job, but those past the timeout
-//@ end
-//@ chapters capstone..
-  scheduler->instruments().finish();  // the trace, once no worker runs
-//@ end
 }
 
 }  // namespace rt

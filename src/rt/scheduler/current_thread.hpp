@@ -11,10 +11,6 @@
 #include "rt/scheduler/park.hpp"
 #include "rt/scheduler/run_queue.hpp"
 #include "rt/task/cell.hpp"
-//@ chapters wakers..
-#include "rt/task/harness.hpp"
-#include "rt/task/header.hpp"
-//@ end
 #include "rt/task/join_handle.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/task/task.hpp"
@@ -42,7 +38,6 @@ class CurrentThread {
   // What tasks and wakers reach, possibly from other threads, and possibly
   // after the runtime is gone: so it is shared, not owned by the runtime.
   struct Shared final : Schedule {
-//@ chapters ..executor
     RunQueue<TaskRef> queue;  // closed at shutdown: later wakes are dropped
     Parker parker;
     OwnedTasks<TaskBase> owned;
@@ -55,14 +50,6 @@ class CurrentThread {
       (void)task;
       //@ end
     }
-//@ else
-    RunQueue queue;  // closed at shutdown: later wakes are dropped
-    Parker parker;
-    OwnedTasks owned;
-
-    void schedule(Header* task) override;
-    bool release(Header& task) override { return owned.remove(task); }
-//@ end
   };
 
   std::shared_ptr<Shared> shared_;
@@ -71,7 +58,6 @@ class CurrentThread {
 //@ listing spawn
 template <class T>
 JoinHandle<T> CurrentThread::spawn(Task<T> future) {
-//@ chapters ..executor
   //@ exercise executor spawn
   auto cell = std::make_shared<Cell<T>>(shared_, std::move(future));
   if (!shared_->owned.bind(cell)) throw std::runtime_error("spawn on a runtime that has shut down");
@@ -85,21 +71,6 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   (void)future;
   throw Todo("@NN@ spawn (@FILE@)");
   //@ end
-//@ else
-  // No allocation here: the cell goes in the room in front of the frame.
-  // It starts with three references (INITIAL_STATE): the owned list's,
-  // the Notified's and the JoinHandle's.
-  Cell<T>* cell = Cell<T>::create(shared_, std::move(future));
-  if (!shared_->owned.bind(cell)) {
-    // The runtime has shut down: the task is cancelled before it ever
-    // runs, and its JoinHandle says so (as in Tokio).
-    detail::shutdown(cell);      // takes the owned list's reference
-    drop_reference(cell);        // and the Notified's, never queued
-    return JoinHandle<T>(cell);  // keeps the JoinHandle's
-  }
-  shared_->schedule(cell);  // a new task is queued exactly as a woken one is
-  return JoinHandle<T>(cell);
-//@ end
 }
 //@ listing-end spawn
 

@@ -170,8 +170,7 @@ void CurrentThread::block_on(Poller& root) {
     if (!core) core = try_take_core(thread.parker());
 //@ chapters ..lifo-slot
     if (thread.take_woken() && root.poll(cx)) return;
-//@ end
-//@ chapters coop..
+//@ else
     // Each poll, of the root or of a task, with a fresh budget.
     //@ mutant coop current_thread_root_unbudgeted: polls block_on's own future without a budget
     if (thread.take_woken() && coop::detail::with_budget([&] { return root.poll(cx); })) return;

@@ -38,6 +38,12 @@ class CurrentThread final : public SchedulerHandle {
   // and how many task polls come between two looks at it and at block_on's
   // future (Tokio's event_interval).
   explicit CurrentThread(const DriverConfig& driver = {}, std::uint32_t event_interval = 61);
+
+ private:
+  // Every event_interval polls: the driver's events, without sleeping.
+  void maintenance();
+
+ public:
 //@ end
 
   void schedule(Header* task) override;
@@ -87,10 +93,6 @@ class CurrentThread final : public SchedulerHandle {
   // Hands the core on; after shutdown, drops what its queue still holds.
   void release_core();
   void drop_local_tasks();
-//@ chapters reactor..
-  // Every event_interval polls: the driver's events, without sleeping.
-  void maintenance();
-//@ end
 
   Inject queue_;  // closed at shutdown: later remote wakes are dropped
   // Only the thread holding the core:

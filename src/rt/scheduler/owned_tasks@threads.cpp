@@ -1,10 +1,6 @@
 // The sharded owned-tasks list's operations, compiled once per runtime; see
 // owned_tasks.hpp.
 #include "rt/scheduler/owned_tasks.hpp"
-//@ chapters capstone..
-
-#include <algorithm>
-//@ end
 
 namespace rt::detail {
 
@@ -39,9 +35,6 @@ bool OwnedTasks::remove(Header& task) {
   std::lock_guard lock(shard.mutex);
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
-//@ chapters capstone..
-  shard.removed.add();
-//@ end
   return true;
 }
 //@ listing-end owned_tasks_shards
@@ -54,35 +47,12 @@ void OwnedTasks::close() {
 }
 
 bool OwnedTasks::is_closed() const { return closed_.load(std::memory_order_acquire); }
-//@ chapters capstone..
-
-std::size_t OwnedTasks::len() const {
-  std::uint64_t alive = 0;
-  for (const Shard& shard : shards_) {
-    // Read while tasks come and go, the two counts can be from moments a
-    // little apart: a shard never counts below zero.
-    std::uint64_t removed = shard.removed.load();
-    std::uint64_t added = shard.added.load();
-    alive += added - std::min(added, removed);
-  }
-  return alive;
-}
-
-std::uint64_t OwnedTasks::spawned() const {
-  std::uint64_t spawned = 0;
-  for (const Shard& shard : shards_) spawned += shard.added.load();
-  return spawned;
-}
-//@ end
 
 Header* OwnedTasks::pop() {
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mutex);
     if (Header* task = shard.head) {
       unlink(shard, *task);
-//@ chapters capstone..
-      shard.removed.add();
-//@ end
       return task;
     }
   }
@@ -94,6 +64,9 @@ void OwnedTasks::unlink(Shard& shard, Header& task) {
   else shard.head = task.owned_next;
   if (task.owned_next) task.owned_next->owned_prev = task.owned_prev;
   task.owned_prev = task.owned_next = nullptr;
+//@ chapters capstone..
+  shard.removed.add();
+//@ end
 }
 
 }  // namespace rt::detail

@@ -19,9 +19,6 @@
 #include <mutex>
 
 #include "rt/task/header.hpp"
-//@ chapters capstone..
-#include "rt/util/counter.hpp"
-//@ end
 
 namespace rt::detail {
 
@@ -41,14 +38,6 @@ class OwnedTasks {
   // Unlinks some task and hands it over with the list's reference, or
   // nullptr when the list is empty: for shutdown, after close().
   Header* pop();
-//@ chapters capstone..
-
-  // Tasks in the list: spawned and not yet completed (Tokio's
-  // num_alive_tasks); and every task ever bound (its spawned_tasks_count).
-  // A read sums the shards' counts and takes no lock.
-  std::size_t len() const;
-  std::uint64_t spawned() const;
-//@ end
 
  private:
   static constexpr int kShardBits = 4;
@@ -59,12 +48,6 @@ class OwnedTasks {
   struct alignas(64) Shard {
     std::mutex mutex;
     Header* head = nullptr;
-//@ chapters capstone..
-    // Counted under the lock, which makes one writer at a time: so a
-    // spawn pays for them no locked instruction (a fetch_add would be one).
-    Counter added;
-    Counter removed;
-//@ end
   };
 
   Shard& shard_of(const Header& task);

@@ -22,14 +22,7 @@ class Output {
       exception_ = std::current_exception();
     }
   }
-//@ chapters wakers..
-  // The task was aborted or shut down before it finished.
-  void cancel() { cancelled_ = true; }
-//@ end
   T take() {
-//@ chapters wakers..
-    if (cancelled_) throw JoinError::cancelled();
-//@ end
     if (exception_) throw JoinError::failed(exception_);
     return std::move(*value_);
   }
@@ -37,9 +30,6 @@ class Output {
  private:
   std::optional<T> value_;
   std::exception_ptr exception_;
-//@ chapters wakers..
-  bool cancelled_ = false;
-//@ end
 };
 
 template <>
@@ -52,21 +42,12 @@ class Output<void> {
       exception_ = std::current_exception();
     }
   }
-//@ chapters wakers..
-  void cancel() { cancelled_ = true; }
-//@ end
   void take() {
-//@ chapters wakers..
-    if (cancelled_) throw JoinError::cancelled();
-//@ end
     if (exception_) throw JoinError::failed(exception_);
   }
 
  private:
   std::exception_ptr exception_;
-//@ chapters wakers..
-  bool cancelled_ = false;
-//@ end
 };
 
 }  // namespace rt::detail

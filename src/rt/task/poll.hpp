@@ -51,12 +51,6 @@ class Poller {
     leaf_ = &leaf;
     resume_at_ = at;
   }
-//@ chapters coop..
-  // rt::coop::unconstrained(...) scopes in the chain that are running.
-  void enter_unconstrained() { ++unconstrained_; }
-  void leave_unconstrained() { --unconstrained_; }
-  bool is_unconstrained() const { return unconstrained_ > 0; }
-//@ end
 
  private:
   std::coroutine_handle<> root_;
@@ -65,6 +59,14 @@ class Poller {
   PromiseBase* promise_;
   bool failed_ = false;
 //@ chapters coop..
+
+ public:
+  // rt::coop::unconstrained(...) scopes in the chain that are running.
+  void enter_unconstrained() { ++unconstrained_; }
+  void leave_unconstrained() { --unconstrained_; }
+  bool is_unconstrained() const { return unconstrained_ > 0; }
+
+ private:
   int unconstrained_ = 0;
 //@ end
 };

@@ -26,6 +26,5 @@ bool OwnedTasks::remove(Header& task) {
   std::lock_guard lock(shard.mutex);
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
-  shard.removed.add();
   return true;
 }

@@ -56,7 +56,10 @@ std::size_t Builder::default_worker_threads() {
 }
 
 Runtime Builder::build() {
-  if (kind_ == Kind::CurrentThread) return Runtime(std::make_shared<detail::CurrentThread>(event_interval_));
+  if (kind_ == Kind::CurrentThread) {
+    auto scheduler = std::make_shared<detail::CurrentThread>(event_interval_);
+    return Runtime(std::move(scheduler));
+  }
   detail::MultiThreadConfig config;
   config.workers = worker_threads_ ? *worker_threads_ : default_worker_threads();
   config.thread_name = thread_name_;

@@ -35,6 +35,12 @@ class CurrentThread final : public SchedulerHandle {
   // future (Tokio's event_interval).
   explicit CurrentThread(const DriverConfig& driver = {}, std::uint32_t event_interval = 61);
 
+ private:
+  // Every event_interval polls: the driver's events, without sleeping.
+  void maintenance();
+
+ public:
+
   void schedule(Header* task) override;
   void block_on(Poller& root) override;
   void shutdown() override;
@@ -82,8 +88,6 @@ class CurrentThread final : public SchedulerHandle {
   // Hands the core on; after shutdown, drops what its queue still holds.
   void release_core();
   void drop_local_tasks();
-  // Every event_interval polls: the driver's events, without sleeping.
-  void maintenance();
 
   Inject queue_;  // closed at shutdown: later remote wakes are dropped
   // Only the thread holding the core:

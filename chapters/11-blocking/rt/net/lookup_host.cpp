@@ -5,10 +5,15 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <exception>
 #include <memory>
+#include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "rt/blocking/spawn_blocking.hpp"
+#include "rt/net/tcp_listener.hpp"
+#include "rt/net/tcp_stream.hpp"
 
 namespace rt::net {
 
@@ -69,6 +74,33 @@ Task<std::vector<SocketAddr>> lookup_host(std::string host_and_port) {
     throw LookupError("lookup_host: no address for \"" + name.host + "\": " + ::gai_strerror(looked_up.error));
   }
   co_return std::move(looked_up.addresses);
+}
+
+// Connecting and binding to looked-up addresses live here, beside the
+// lookup they need (the rest of TcpStream and TcpListener is in
+// tcp_stream.cpp and tcp_listener.cpp): each address in turn.
+Task<TcpStream> TcpStream::connect(std::string host_and_port) {
+  std::vector<SocketAddr> addresses = co_await lookup_host(std::move(host_and_port));
+  std::exception_ptr last;
+  for (const SocketAddr& address : addresses) {
+    try {
+      co_return co_await connect(address);
+    } catch (const std::system_error&) {
+      last = std::current_exception();  // "localhost" is often ::1 first, then 127.0.0.1
+    }
+  }
+  std::rethrow_exception(last);  // lookup_host returns at least one address
+}
+
+TcpListener TcpListener::bind(const std::vector<SocketAddr>& addresses) {
+  if (addresses.empty()) throw std::invalid_argument("bind: no address to bind");
+  for (std::size_t i = 0;; ++i) {
+    try {
+      return bind(addresses[i]);
+    } catch (const std::system_error&) {
+      if (i + 1 == addresses.size()) throw;  // the last one's error
+    }
+  }
 }
 
 }  // namespace rt::net

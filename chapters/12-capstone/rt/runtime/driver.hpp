@@ -17,10 +17,12 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 
 #include "rt/io/driver.hpp"
 #include "rt/time/driver.hpp"
+
+#include <mutex>
+
 #include "rt/signal/driver.hpp"
 
 namespace rt::detail {
@@ -56,9 +58,6 @@ class Driver {
   // The time driver: nullptr unless enable_time.
   const std::shared_ptr<TimeDriver>& time() const { return time_; }
   bool pausable() const { return pausable_; }
-  // The signal driver, made by the first Signal (it registers two
-  // descriptors, which a runtime that never listens does without).
-  SignalDriver& signal();
   void shutdown();
 
  private:
@@ -67,6 +66,13 @@ class Driver {
   bool pausable_;
   std::shared_ptr<IoDriver> io_;      // shared with every registration, which may outlive the runtime
   std::shared_ptr<TimeDriver> time_;  // shared with every Sleep, likewise
+
+ public:
+  // The signal driver, made by the first Signal (it registers two
+  // descriptors, which a runtime that never listens does without).
+  SignalDriver& signal();
+
+ private:
   std::once_flag signal_made_;
   std::unique_ptr<SignalDriver> signal_;
 };

@@ -3,8 +3,6 @@
 // owned_tasks.hpp.
 #include "rt/scheduler/owned_tasks.hpp"
 
-#include <algorithm>
-
 namespace rt::detail {
 
 OwnedTasks::Shard& OwnedTasks::shard_of(const Header& task) {
@@ -35,7 +33,6 @@ bool OwnedTasks::remove(Header& task) {
   std::lock_guard lock(shard.mutex);
   if (shard.head != &task && task.owned_prev == nullptr) return false;  // not linked
   unlink(shard, task);
-  shard.removed.add();
   return true;
 }
 
@@ -48,30 +45,11 @@ void OwnedTasks::close() {
 
 bool OwnedTasks::is_closed() const { return closed_.load(std::memory_order_acquire); }
 
-std::size_t OwnedTasks::len() const {
-  std::uint64_t alive = 0;
-  for (const Shard& shard : shards_) {
-    // Read while tasks come and go, the two counts can be from moments a
-    // little apart: a shard never counts below zero.
-    std::uint64_t removed = shard.removed.load();
-    std::uint64_t added = shard.added.load();
-    alive += added - std::min(added, removed);
-  }
-  return alive;
-}
-
-std::uint64_t OwnedTasks::spawned() const {
-  std::uint64_t spawned = 0;
-  for (const Shard& shard : shards_) spawned += shard.added.load();
-  return spawned;
-}
-
 Header* OwnedTasks::pop() {
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mutex);
     if (Header* task = shard.head) {
       unlink(shard, *task);
-      shard.removed.add();
       return task;
     }
   }
@@ -83,6 +61,7 @@ void OwnedTasks::unlink(Shard& shard, Header& task) {
   else shard.head = task.owned_next;
   if (task.owned_next) task.owned_next->owned_prev = task.owned_prev;
   task.owned_prev = task.owned_next = nullptr;
+  shard.removed.add();
 }
 
 }  // namespace rt::detail

@@ -50,10 +50,6 @@ class Poller {
     leaf_ = &leaf;
     resume_at_ = at;
   }
-  // rt::coop::unconstrained(...) scopes in the chain that are running.
-  void enter_unconstrained() { ++unconstrained_; }
-  void leave_unconstrained() { --unconstrained_; }
-  bool is_unconstrained() const { return unconstrained_ > 0; }
 
  private:
   std::coroutine_handle<> root_;
@@ -61,6 +57,14 @@ class Poller {
   LeafBase* leaf_ = nullptr;
   PromiseBase* promise_;
   bool failed_ = false;
+
+ public:
+  // rt::coop::unconstrained(...) scopes in the chain that are running.
+  void enter_unconstrained() { ++unconstrained_; }
+  void leave_unconstrained() { --unconstrained_; }
+  bool is_unconstrained() const { return unconstrained_ > 0; }
+
+ private:
   int unconstrained_ = 0;
 };
 

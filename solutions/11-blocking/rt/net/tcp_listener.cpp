@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <stdexcept>
 #include <system_error>
 
 #include "rt/runtime/driver.hpp"
@@ -49,17 +48,6 @@ TcpListener TcpListener::bind(const SocketAddr& address) {
   // Registered once listening: epoll reports a socket that is neither
   // listening nor connected as hung up, and closed bits never clear.
   return TcpListener(std::make_unique<rt::detail::Registration>(fd));
-}
-
-TcpListener TcpListener::bind(const std::vector<SocketAddr>& addresses) {
-  if (addresses.empty()) throw std::invalid_argument("bind: no address to bind");
-  for (std::size_t i = 0;; ++i) {
-    try {
-      return bind(addresses[i]);
-    } catch (const std::system_error&) {
-      if (i + 1 == addresses.size()) throw;  // the last one's error
-    }
-  }
 }
 
 bool TcpListener::Accept::poll(Context& cx) {

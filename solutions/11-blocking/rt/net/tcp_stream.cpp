@@ -9,10 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <exception>
 #include <system_error>
 
-#include "rt/net/lookup_host.hpp"
 #include "rt/runtime/driver.hpp"
 #include "rt/util/system_error.hpp"
 
@@ -50,19 +48,6 @@ Task<TcpStream> TcpStream::connect(SocketAddr address) {
   if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) < 0) throw_last_os_error("getsockopt");
   if (error != 0) throw std::system_error(error, std::system_category(), "connect");
   co_return TcpStream(std::move(io));
-}
-
-Task<TcpStream> TcpStream::connect(std::string host_and_port) {
-  std::vector<SocketAddr> addresses = co_await lookup_host(std::move(host_and_port));
-  std::exception_ptr last;
-  for (const SocketAddr& address : addresses) {
-    try {
-      co_return co_await connect(address);
-    } catch (const std::system_error&) {
-      last = std::current_exception();  // "localhost" is often ::1 first, then 127.0.0.1
-    }
-  }
-  std::rethrow_exception(last);  // lookup_host returns at least one address
 }
 
 TcpStream TcpStream::from_fd(int fd) {

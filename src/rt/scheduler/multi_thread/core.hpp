@@ -8,13 +8,10 @@
 #include <atomic>
 #include <cstdint>
 
-//@ chapters local-queues..
-#include "rt/scheduler/multi_thread/stats.hpp"
-//@ end
+#include "rt/scheduler/multi_thread/worker.hpp"
 //@ chapters stealing..
 #include "rt/util/fast_rand.hpp"
 //@ end
-#include "rt/scheduler/multi_thread/worker.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/util/counter.hpp"
 

@@ -10,38 +10,6 @@
 
 namespace rt::detail {
 
-//@ chapters local-queues..stealing
-//@ listing schedule_local
-void MultiThread::schedule_local(std::size_t index, Header* task) {
-  Worker& worker = workers_[index];
-  worker.local_schedules.add();  // a statistic
-  Pushed where = push_to_ring(worker, task);
-//@ end
-//@ chapters local-queues
-  // Only this worker runs what is in its ring; what went to the global
-  // queue, any worker can.
-  //@ mutant local-queues overflow_wakes_nobody: wakes no sleeping worker for the tasks an overflow moved to the global queue
-  if (where != Pushed::local) notify_parked();
-  //@ instead
-  (void)where;
-  //@ end
-//@ end
-//@ chapters stealing
-  // Wherever it went, an idle worker can now take it, from the global
-  // queue or by stealing. (Cheap when nobody sleeps or somebody searches:
-  // worker_to_notify reads one atomic word.)
-  //@ mutant stealing ring_push_wakes_nobody: keeps chapter 05's rule, waking a sleeper only for an overflow, so a task in a busy worker's ring waits for it
-  (void)where;
-  notify_parked();
-  //@ instead
-  if (where != Pushed::local) notify_parked();
-  //@ end
-//@ end
-//@ chapters local-queues..stealing
-}
-//@ listing-end schedule_local
-
-//@ end
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
   if (where == Pushed::overflow) worker.overflows.add();  // a statistic
@@ -132,12 +100,45 @@ bool MultiThread::maintenance(Worker& worker) {
 }
 //@ listing-end maintenance
 
+void MultiThread::drop_own_tasks(Worker& worker) {
+  //@ mutant local-queues shutdown_leaks_rings: never gives up the references of the tasks left in the workers' rings
+  while (Header* task = worker.run_queue.pop()) drop_reference(task);
+  //@ instead
+  (void)worker;
+  //@ end
+//@ chapters lifo-slot..
+  if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+//@ end
+//@ chapters coop..
+  for (Header* task : worker.deferred) drop_reference(task);
+  worker.deferred.clear();
+//@ end
+}
+
 void MultiThread::tune_global_queue_interval(Worker& worker) {
   if (config_.global_queue_interval) return;  // fixed by the builder
   std::uint32_t next = worker.stats.tuned_global_queue_interval();
   std::uint32_t now = worker.global_queue_interval;
   // Small changes are noise: keep the interval steady.
   if ((next > now ? next - now : now - next) > 2) worker.global_queue_interval = next;
+}
+
+// The ring's counters, as RuntimeMetrics reads them (worker_metrics.cpp
+// has the others).
+std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
+  return workers_.at(worker).run_queue.len();
+}
+
+std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
+  return workers_.at(worker).local_schedules.load();
+}
+
+std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
+  return workers_.at(worker).overflows.load();
+}
+
+std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
+  return workers_.at(worker).polls.load();
 }
 
 }  // namespace rt::detail

@@ -85,23 +85,8 @@ void MultiThread::shutdown() {
   (void)queued;
   //@ end
 //@ chapters local-queues..
-  // And those in the workers' rings, now that their owners are gone.
-  for (Worker& worker : workers_) {
-    //@ mutant local-queues shutdown_leaks_rings: never gives up the references of the tasks left in the workers' rings
-    while (Header* task = worker.run_queue.pop()) drop_reference(task);
-    //@ instead
-    (void)worker;
-    //@ end
-//@ end
-//@ chapters lifo-slot..
-    if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
-//@ end
-//@ chapters coop..
-    for (Header* task : worker.deferred) drop_reference(task);
-    worker.deferred.clear();
-//@ end
-//@ chapters local-queues..
-  }
+  // And those the workers held, now that their owners are gone.
+  for (Worker& worker : workers_) drop_own_tasks(worker);
 //@ end
   //@ starter
   // TODO: shut the runtime down, leaking nothing and leaving no thread:

@@ -7,28 +7,16 @@
 // the global queue every global_queue_interval ticks so that nothing there
 // starves) and poll it; with none, park until work arrives
 // (park_worker.cpp).
-//@ end
-//@ chapters stealing
+//@ else
 // The loop each worker runs. Mirrors run and run_task in Tokio's
-// runtime/scheduler/multi_thread/worker.rs, as they would be without the
-// LIFO slot (chapter 07).
+// runtime/scheduler/multi_thread/worker.rs.
 //
 // Each worker loops: take the next task (local_queue.cpp); with none,
 // search (steal.cpp: steal half of another worker's ring, or take from the
 // global queue); with nothing found, park (park_worker.cpp). At most about
 // half the workers search at once, and no wake-up is lost (idle.hpp says
-// how).
-//@ end
-//@ chapters lifo-slot..
-// The loop each worker runs. Mirrors run and run_task in Tokio's
-// runtime/scheduler/multi_thread/worker.rs.
-//
-// Each worker loops: take the next task (local_queue.cpp: the LIFO slot,
-// its ring, the global queue every global_queue_interval ticks); with
-// none, search (steal.cpp: steal half of another worker's ring, or take
-// from the global queue); with nothing found, park (park_worker.cpp). At
-// most about half the workers search at once, and no wake-up is lost
-// (idle.hpp says how). After each task come the slot's (lifo_slot.cpp).
+// how). From chapter 07 on, the tasks a task woke run right after it, on
+// the same worker (lifo_slot.cpp).
 //@ end
 #include "rt/scheduler/multi_thread/worker.hpp"
 

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cstdint>
 
-#include "rt/scheduler/multi_thread/stats.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/util/counter.hpp"

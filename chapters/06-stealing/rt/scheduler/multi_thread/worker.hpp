@@ -23,6 +23,7 @@
 #include "rt/scheduler/multi_thread/config.hpp"
 #include "rt/scheduler/multi_thread/idle.hpp"
 #include "rt/scheduler/multi_thread/queue.hpp"
+#include "rt/scheduler/multi_thread/stats.hpp"
 #include "rt/todo.hpp"
 
 namespace rt::detail {
@@ -80,6 +81,9 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   // Every event_interval ticks: the statistics; false once shut down.
   bool maintenance(Worker& worker);
   void tune_global_queue_interval(Worker& worker);
+  // At shutdown, once its thread is gone: drops the references of the
+  // tasks the worker still holds.
+  void drop_own_tasks(Worker& worker);
   // Which worker of this runtime the calling thread is, if any. Inline:
   // asked on every schedule and every poll, and a std::optional that a
   // call returns is written and read back through memory in pieces, which

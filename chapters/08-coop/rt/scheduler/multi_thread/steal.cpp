@@ -2,8 +2,8 @@
 // Stealing and searching: a worker with no work of its own steals half of
 // another's ring, and at most about half the workers search at once.
 // Mirrors steal_work and the searching transitions in Tokio's
-// runtime/scheduler/multi_thread/worker.rs; the steal itself is queue.hpp's
-// steal_into, the counts of searchers idle.hpp's.
+// runtime/scheduler/multi_thread/worker.rs; the steal itself is
+// queue_steal.hpp's, the counts of searchers idle.hpp's.
 #include "rt/scheduler/multi_thread/worker.hpp"
 
 namespace rt::detail {
@@ -39,6 +39,16 @@ void MultiThread::transition_from_searching(Worker& worker) {
   // The last searcher found work, and where there was some there may be
   // more: another worker takes up the search.
   if (idle_.transition_worker_from_searching()) notify_parked();
+}
+
+// The steals' counters, as RuntimeMetrics reads them (worker_metrics.cpp
+// has the others).
+std::uint64_t MultiThread::worker_steal_count(std::size_t worker) const {
+  return workers_.at(worker).steals.load();
+}
+
+std::uint64_t MultiThread::worker_steal_operations(std::size_t worker) const {
+  return workers_.at(worker).steal_operations.load();
 }
 
 }  // namespace rt::detail

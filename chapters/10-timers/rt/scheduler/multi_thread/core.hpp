@@ -8,9 +8,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "rt/scheduler/multi_thread/stats.hpp"
-#include "rt/util/fast_rand.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
+#include "rt/util/fast_rand.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/util/counter.hpp"
 

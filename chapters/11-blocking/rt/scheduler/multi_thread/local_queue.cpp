@@ -68,12 +68,37 @@ bool MultiThread::maintenance(Worker& worker) {
   return !inject_.is_closed();
 }
 
+void MultiThread::drop_own_tasks(Worker& worker) {
+  while (Header* task = worker.run_queue.pop()) drop_reference(task);
+  if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
+  for (Header* task : worker.deferred) drop_reference(task);
+  worker.deferred.clear();
+}
+
 void MultiThread::tune_global_queue_interval(Worker& worker) {
   if (config_.global_queue_interval) return;  // fixed by the builder
   std::uint32_t next = worker.stats.tuned_global_queue_interval();
   std::uint32_t now = worker.global_queue_interval;
   // Small changes are noise: keep the interval steady.
   if ((next > now ? next - now : now - next) > 2) worker.global_queue_interval = next;
+}
+
+// The ring's counters, as RuntimeMetrics reads them (worker_metrics.cpp
+// has the others).
+std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
+  return workers_.at(worker).run_queue.len();
+}
+
+std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
+  return workers_.at(worker).local_schedules.load();
+}
+
+std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
+  return workers_.at(worker).overflows.load();
+}
+
+std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
+  return workers_.at(worker).polls.load();
 }
 
 }  // namespace rt::detail

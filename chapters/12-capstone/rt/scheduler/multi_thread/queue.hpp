@@ -33,16 +33,6 @@
 
 namespace rt::detail {
 
-// Called, when set, by a stealer between claiming its tasks and releasing
-// its claim: lets a test act while a steal is in progress.
-inline std::atomic<void (*)()> during_steal{nullptr};
-// Called, when set, by a stealer before each compare-and-swap that claims
-// tasks: lets a test make that claim fail, as another stealer would.
-inline std::atomic<void (*)()> before_steal_claim{nullptr};
-// Called, when set, at the start of every steal_into, with the victim's
-// ring: lets a test see which rings a searching worker tries, in order.
-inline std::atomic<void (*)(const void* victim)> on_steal_attempt{nullptr};
-
 // Where push_back_or_overflow put the task.
 enum class Pushed {
   local,     // in the ring
@@ -71,12 +61,6 @@ class LocalQueue {
 
   // The owner's: the oldest task, or nullptr.
   Header* pop();
-
-  // Another worker's: moves about half of this ring's tasks into `dst`,
-  // the caller's own ring, and returns one of them to run now; nullptr
-  // when there is nothing to steal, another steal is in progress, or dst
-  // is more than half full. `stolen` is set to how many tasks it took.
-  Header* steal_into(LocalQueue& dst, std::uint32_t& stolen);
 
   // Tasks in the ring (a snapshot when read by another thread).
   std::uint32_t len() const {
@@ -107,15 +91,24 @@ class LocalQueue {
   // when a stealer moved the head meanwhile (then there is room again).
   bool push_overflow(Header* task, std::uint32_t head, std::uint32_t tail, Inject& inject);
 
-  // Claims and copies the tasks to steal into dst's slots from dst_tail
-  // on, without publishing them; returns how many.
-  std::uint32_t steal_into2(LocalQueue& dst, std::uint32_t dst_tail);
-
   std::atomic<std::uint64_t> head_;
   std::atomic<std::uint32_t> tail_;
   // Plain pointers: the indices decide who may touch a slot, and the
   // acquire and release on them order the slot's write before its read.
   std::array<Header*, Capacity> buffer_{};
+
+  // Other workers steal from the ring (queue_steal.hpp).
+ public:
+  // Another worker's: moves about half of this ring's tasks into `dst`,
+  // the caller's own ring, and returns one of them to run now; nullptr
+  // when there is nothing to steal, another steal is in progress, or dst
+  // is more than half full. `stolen` is set to how many tasks it took.
+  Header* steal_into(LocalQueue& dst, std::uint32_t& stolen);
+
+ private:
+  // Claims and copies the tasks to steal into dst's slots from dst_tail
+  // on, without publishing them; returns how many.
+  std::uint32_t steal_into2(LocalQueue& dst, std::uint32_t dst_tail);
 };
 
 template <std::uint32_t Capacity>
@@ -193,71 +186,6 @@ Header* LocalQueue<Capacity>::pop() {
   }
 }
 
-template <std::uint32_t Capacity>
-Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {
-  stolen = 0;
-  if (auto hook = on_steal_attempt.load(std::memory_order_acquire)) hook(this);
-  // Relaxed: the caller owns dst and is the only writer of its tail.
-  std::uint32_t dst_tail = dst.tail_.load(std::memory_order_relaxed);
-  // Acquire: pairs with dst's stealers' release: their slots are free.
-  auto [dst_steal, dst_real] = unpack(dst.head_.load(std::memory_order_acquire));
-  (void)dst_real;
-  // A worker with half a ring of its own has enough to do.
-  if (dst_tail - dst_steal > Capacity / 2) return nullptr;
-  std::uint32_t n = steal_into2(dst, dst_tail);
-  if (n == 0) return nullptr;
-  stolen = n;
-  // The last task copied runs now; the others are published to dst's
-  // stealers. Release: whoever acquires dst's tail finds them.
-  Header* task = dst.buffer_[(dst_tail + n - 1) & mask];
-  if (n > 1) dst.tail_.store(dst_tail + n - 1, std::memory_order_release);
-  return task;
-}
-
-template <std::uint32_t Capacity>
-std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t dst_tail) {
-  // 1. Claim: move the real head past half of the tasks, leaving the
-  //    steal head where it is, which keeps every other stealer out.
-  std::uint64_t prev = head_.load(std::memory_order_acquire);  // pairs with pop's release
-  std::uint64_t next = 0;
-  std::uint32_t n = 0;
-  for (;;) {
-    auto [steal, real] = unpack(prev);
-    // On every try: a failed claim may have lost to another stealer.
-    if (steal != real) return 0;  // another steal is in progress
-    // Acquire: pairs with the owner's release of tail_: the slots are written.
-    std::uint32_t available = tail_.load(std::memory_order_acquire) - real;
-    n = available - available / 2;  // half, rounded up
-    if (n == 0) return 0;
-    next = pack(steal, real + n);
-    if (auto hook = before_steal_claim.load(std::memory_order_acquire)) hook();
-    // AcqRel: acquire the owner's latest pops; release our claim. On
-    // failure (the owner popped, or another stealer won) `prev` reloads.
-    if (head_.compare_exchange_weak(prev, next, std::memory_order_acq_rel,
-                                    std::memory_order_acquire)) {
-      break;
-    }
-  }
-  if (auto hook = during_steal.load(std::memory_order_acquire)) hook();
-  // 2. Copy: the claimed slots are ours to read until we release them.
-  auto [first, claimed_end] = unpack(next);
-  (void)claimed_end;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    dst.buffer_[(dst_tail + i) & mask] = buffer_[(first + i) & mask];
-  }
-  // 3. Release: the steal head catches up with the real head, which the
-  //    owner may have moved meanwhile by popping, so retry until it holds.
-  prev = next;
-  for (;;) {
-    auto [steal, real] = unpack(prev);
-    (void)steal;
-    // AcqRel: release the slots to the owner, who acquires head_ before
-    // it overwrites them.
-    if (head_.compare_exchange_weak(prev, pack(real, real), std::memory_order_acq_rel,
-                                    std::memory_order_acquire)) {
-      return n;
-    }
-  }
-}
-
 }  // namespace rt::detail
+
+#include "rt/scheduler/multi_thread/queue_steal.hpp"

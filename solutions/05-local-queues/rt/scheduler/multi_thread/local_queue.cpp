@@ -10,15 +10,6 @@
 
 namespace rt::detail {
 
-void MultiThread::schedule_local(std::size_t index, Header* task) {
-  Worker& worker = workers_[index];
-  worker.local_schedules.add();  // a statistic
-  Pushed where = push_to_ring(worker, task);
-  // Only this worker runs what is in its ring; what went to the global
-  // queue, any worker can.
-  if (where != Pushed::local) notify_parked();
-}
-
 Pushed MultiThread::push_to_ring(Worker& worker, Header* task) {
   Pushed where = worker.run_queue.push_back_or_overflow(task, inject_);
   if (where == Pushed::overflow) worker.overflows.add();  // a statistic
@@ -70,12 +61,34 @@ bool MultiThread::maintenance(Worker& worker) {
   return !inject_.is_closed();
 }
 
+void MultiThread::drop_own_tasks(Worker& worker) {
+  while (Header* task = worker.run_queue.pop()) drop_reference(task);
+}
+
 void MultiThread::tune_global_queue_interval(Worker& worker) {
   if (config_.global_queue_interval) return;  // fixed by the builder
   std::uint32_t next = worker.stats.tuned_global_queue_interval();
   std::uint32_t now = worker.global_queue_interval;
   // Small changes are noise: keep the interval steady.
   if ((next > now ? next - now : now - next) > 2) worker.global_queue_interval = next;
+}
+
+// The ring's counters, as RuntimeMetrics reads them (worker_metrics.cpp
+// has the others).
+std::size_t MultiThread::worker_local_queue_depth(std::size_t worker) const {
+  return workers_.at(worker).run_queue.len();
+}
+
+std::uint64_t MultiThread::worker_local_schedule_count(std::size_t worker) const {
+  return workers_.at(worker).local_schedules.load();
+}
+
+std::uint64_t MultiThread::worker_overflow_count(std::size_t worker) const {
+  return workers_.at(worker).overflows.load();
+}
+
+std::uint64_t MultiThread::worker_poll_count(std::size_t worker) const {
+  return workers_.at(worker).polls.load();
 }
 
 }  // namespace rt::detail

@@ -13,7 +13,8 @@ namespace rt::detail {
 struct MultiThreadConfig {
   std::size_t workers = 1;
   std::string thread_name = "rt-worker";
-  // Unset: each worker tunes its own (stats.hpp).
+  // Builder::global_queue_interval's; unset, each worker tunes its own
+  // (from chapter 05 on: stats.hpp).
   std::optional<std::uint32_t> global_queue_interval;
   std::uint32_t event_interval = 61;
   bool disable_lifo_slot = false;

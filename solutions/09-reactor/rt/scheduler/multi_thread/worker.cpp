@@ -2,12 +2,12 @@
 // The loop each worker runs. Mirrors run and run_task in Tokio's
 // runtime/scheduler/multi_thread/worker.rs.
 //
-// Each worker loops: take the next task (local_queue.cpp: the LIFO slot,
-// its ring, the global queue every global_queue_interval ticks); with
-// none, search (steal.cpp: steal half of another worker's ring, or take
-// from the global queue); with nothing found, park (park_worker.cpp). At
-// most about half the workers search at once, and no wake-up is lost
-// (idle.hpp says how). After each task come the slot's (lifo_slot.cpp).
+// Each worker loops: take the next task (local_queue.cpp); with none,
+// search (steal.cpp: steal half of another worker's ring, or take from the
+// global queue); with nothing found, park (park_worker.cpp). At most about
+// half the workers search at once, and no wake-up is lost (idle.hpp says
+// how). From chapter 07 on, the tasks a task woke run right after it, on
+// the same worker (lifo_slot.cpp).
 #include "rt/scheduler/multi_thread/worker.hpp"
 
 #include <pthread.h>

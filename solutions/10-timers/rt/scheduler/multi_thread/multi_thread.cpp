@@ -47,13 +47,8 @@ void MultiThread::shutdown() {
     drop_reference(queued);
     queued = next;
   }
-  // And those in the workers' rings, now that their owners are gone.
-  for (Worker& worker : workers_) {
-    while (Header* task = worker.run_queue.pop()) drop_reference(task);
-    if (worker.lifo_slot) drop_reference(std::exchange(worker.lifo_slot, nullptr));
-    for (Header* task : worker.deferred) drop_reference(task);
-    worker.deferred.clear();
-  }
+  // And those the workers held, now that their owners are gone.
+  for (Worker& worker : workers_) drop_own_tasks(worker);
 }
 
 }  // namespace rt::detail
