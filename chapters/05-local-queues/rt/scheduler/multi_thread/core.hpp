@@ -26,6 +26,7 @@ struct alignas(64) MultiThread::Worker {
   std::uint32_t tick = 0;
   std::uint32_t global_queue_interval = Stats::seed_interval;
   Stats stats;
+  // Statistics, as above.
   Counter local_schedules;  // tasks queued in its ring
   Counter overflows;        // times its ring overflowed
   Counter polls;            // tasks it polled

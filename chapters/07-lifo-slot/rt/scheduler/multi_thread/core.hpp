@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include "rt/scheduler/multi_thread/worker.hpp"
-#include "rt/util/fast_rand.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/util/counter.hpp"
+#include "rt/util/fast_rand.hpp"
 
 namespace rt::detail {
 
@@ -27,14 +27,15 @@ struct alignas(64) MultiThread::Worker {
   std::uint32_t tick = 0;
   std::uint32_t global_queue_interval = Stats::seed_interval;
   Stats stats;
+  // Statistics, as above.
   Counter local_schedules;  // tasks queued in its ring
   Counter overflows;        // times its ring overflowed
   Counter polls;            // tasks it polled
 
-  bool is_searching = false;
-  FastRand rand;             // where stealing starts
-  Counter steals;            // tasks it stole
-  Counter steal_operations;  // steals that took any
+  bool is_searching = false;  // its own thread's, like rand
+  FastRand rand;              // where stealing starts
+  Counter steals;             // statistics: tasks it stole
+  Counter steal_operations;   // steals that took any
 
   Header* lifo_slot = nullptr;  // the task to run next; never stolen
   bool lifo_enabled = true;     // off after max_lifo_polls_per_tick in a row
