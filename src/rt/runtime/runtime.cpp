@@ -1,6 +1,7 @@
-//@ file threads..coop
+//@ file threads..
 // The Runtime's non-template half, compiled once per runtime; see
-// rt/runtime.hpp. Mirrors tokio::runtime::Runtime's drop and shutdown.
+// rt/runtime.hpp. Mirrors tokio::runtime::Runtime's drop. What dropping it
+// shuts down grows with the chapters: shutdown.cpp.
 #include "rt/runtime.hpp"
 
 #include "rt/scheduler/current_thread.hpp"
@@ -18,9 +19,5 @@ Runtime& Runtime::operator=(Runtime&& other) noexcept {
 }
 
 Runtime::~Runtime() { shutdown(); }
-
-void Runtime::shutdown() {
-  if (handle_.scheduler_) std::exchange(handle_.scheduler_, nullptr)->shutdown();
-}
 
 }  // namespace rt
