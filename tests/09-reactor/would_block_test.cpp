@@ -57,9 +57,12 @@ TEST_CASE("a read that would block clears the stale readiness and waits with its
       calls = would_blocks.stop();
       if (!pending) co_return;
       rt_test::send_raw(peer.fd(), "b");
+      // Loopback data can reach the socket after send returns: wait for
+      // it, so that any wake-up from here on (a worker may still hold the
+      // event for "a") finds "b" to read.
+      rt_test::wait_for_data(stream.fd());
       rt::detail::Driver& driver = rt_test::current_driver();
       if (exact) {
-        rt_test::wait_for_data(stream.fd());
         driver.poll();  // delivers the event, and wakes whoever waits
       } else {
         rt_test::turn_until(driver, [&] { return waiting.wakes() > 0; });
