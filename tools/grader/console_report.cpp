@@ -19,6 +19,9 @@ namespace {
 constexpr int detail_lines = 12;
 constexpr int race_report_lines = 48;
 constexpr int hang_report_lines = 40;
+// A model test's failing schedule: the switches and reads that lead to the
+// failure, which is its last line.
+constexpr int model_report_lines = 100;
 
 }  // namespace
 
@@ -53,6 +56,7 @@ std::size_t terminal_width() {
 int detail_limit(const std::string& message) {
   if (message.find("ThreadSanitizer: ") != std::string::npos) return race_report_lines;
   if (message.find("What it was doing") != std::string::npos) return hang_report_lines;
+  if (message.find("the failing execution, step by step") != std::string::npos) return model_report_lines;
   return detail_lines;
 }
 

@@ -21,6 +21,11 @@ std::string test_target(const std::string& flavour, const std::string& runtime_c
                      chapter_number(test_chapter));
 }
 
+// A chapter's model tests: its runtime built against the model checker.
+std::string model_target(const std::string& flavour, const std::string& chapter) {
+  return fmt::format("tests/{}-{}-model-{}", flavour, chapter_number(chapter), chapter_number(chapter));
+}
+
 std::string hidden_target(const std::string& flavour, const std::string& chapter) {
   return fmt::format("tests/hidden/{}-{}-hidden-{}", flavour, chapter_number(chapter),
                      chapter_number(chapter));
@@ -50,6 +55,13 @@ ChapterPlan plan_chapter(const std::vector<std::string>& course, const std::stri
     else
       plan.binaries.push_back(binary);
     if (earlier == chapter) break;
+  }
+  auto model = test_sources_in(source_root + "/tests/" + chapter + "/model");
+  if (!model.empty()) {
+    TestBinary binary = binary_for(build_dir, model_target(flavour, chapter));
+    binary.test_chapter = chapter;
+    binary.tests = declared_tests(model);
+    plan.binaries.push_back(binary);
   }
   auto hidden = test_sources_in(source_root + "/tests/hidden/" + chapter);
   if (!hidden.empty()) {

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "rt/io/driver.hpp"
+#include "rt/loom.hpp"
 
 namespace rt::detail {
 
@@ -42,7 +43,7 @@ class Driver {
   void shutdown() { io_->shutdown(); }
 
  private:
-  std::atomic<bool> locked_{false};
+  loom::atomic<bool> locked_{false};
   std::shared_ptr<IoDriver> io_;  // shared with every registration, which may outlive the runtime
 };
 

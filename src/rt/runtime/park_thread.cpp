@@ -1,5 +1,6 @@
 //@ file threads..
 // The block_on waker, compiled once per runtime; see park_thread.hpp.
+#include "rt/loom.hpp"
 #include "rt/runtime/park_thread.hpp"
 
 #include <utility>
@@ -33,8 +34,8 @@ struct ParkThread::Signal {
   }
   static constexpr RawWakerVTable vtable{&clone, &wake, &wake_by_ref, &drop};
 
-  std::atomic<std::size_t> refs{1};
-  std::atomic<bool> woken{true};  // the first poll needs no wake-up
+  loom::atomic<std::size_t> refs{1};
+  loom::atomic<bool> woken{true};  // the first poll needs no wake-up
   std::shared_ptr<Parker> parker;
 };
 //@ listing-end park_thread

@@ -1,4 +1,5 @@
 // CurrentThread's non-template half: the block_on loop and shutdown.
+#include "rt/loom.hpp"
 #include "rt/scheduler/current_thread.hpp"
 
 #include <atomic>
@@ -22,7 +23,7 @@ class BlockOnSignal final : public Wakeable {
   bool take() { return woken_.exchange(false, std::memory_order_acquire); }
 
  private:
-  std::atomic<bool> woken_{true};  // the first poll needs no wake-up
+  loom::atomic<bool> woken_{true};  // the first poll needs no wake-up
   // Shared, not borrowed: a thread may still be inside wake() after
   // block_on has returned and the runtime is gone.
   std::shared_ptr<Parker> parker_;

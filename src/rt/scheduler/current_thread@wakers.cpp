@@ -1,4 +1,5 @@
 // CurrentThread's non-template half: the block_on loop and shutdown.
+#include "rt/loom.hpp"
 #include "rt/scheduler/current_thread.hpp"
 
 #include <atomic>
@@ -52,8 +53,8 @@ class BlockOnWaker {
 
   static constexpr RawWakerVTable vtable{&clone, &wake, &wake_by_ref, &drop};
 
-  std::atomic<std::size_t> refs_{1};
-  std::atomic<bool> woken_{true};
+  loom::atomic<std::size_t> refs_{1};
+  loom::atomic<bool> woken_{true};
   std::shared_ptr<Parker> parker_;
 };
 //@ listing-end block_on_waker

@@ -1,13 +1,14 @@
 //@ file threads..
 // The injection queue's operations, compiled once per runtime; see
 // inject.hpp.
+#include "rt/loom.hpp"
 #include "rt/scheduler/inject.hpp"
 
 #include <utility>
 
 namespace rt::detail {
 
-std::unique_lock<std::mutex> Inject::lock() const {
+std::unique_lock<loom::mutex> Inject::lock() const {
   std::unique_lock guard(mutex_, std::try_to_lock);
   if (!guard.owns_lock()) {
     lock_waits_.fetch_add(1, std::memory_order_relaxed);  // a statistic: no ordering

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/task/header.hpp"
 
 namespace rt::detail {
@@ -46,7 +47,7 @@ class OwnedTasks {
   // One list and its lock, on a cache line of its own, so that two threads
   // working on two shards do not contend for the line either.
   struct alignas(64) Shard {
-    std::mutex mutex;
+    loom::mutex mutex;
     Header* head = nullptr;
   };
 
@@ -56,7 +57,7 @@ class OwnedTasks {
   std::array<Shard, kShards> shards_;
   // Read by bind under a shard's lock: a bind that takes the lock after
   // close() has swept that shard sees it set (see close()).
-  std::atomic<bool> closed_{false};
+  loom::atomic<bool> closed_{false};
 };
 
 }  // namespace rt::detail

@@ -66,14 +66,23 @@ void Parker::unpark() {
   //@ exercise reactor unpark
   // acq_rel: publish what the caller queued before waking the thread, and
   // (parked_driver) see the driver the parker stored.
+  //@ mutant reactor unpark_in_two_steps: reads the state, then stores notified: a park between the two sleeps for good
   switch (state_.exchange(notified, std::memory_order_acq_rel)) {
+  //@ instead
+  int before = state_.load(std::memory_order_acquire);
+  state_.store(notified, std::memory_order_release);
+  switch (before) {
+  //@ end
     case empty:     // awake: it finds the notification at its next park
     case notified:  // notified already
       return;
     case parked_condvar: {
       // Take the lock, so that the sleeper is in wait() (it holds the
       // lock until then): a notify before it waits would be lost.
+      //@ mutant reactor unpark_skips_lock: notifies without taking the lock, so a sleeper not yet in wait() misses it
       { std::lock_guard lock(mutex_); }
+      //@ instead
+      //@ end
       condvar_.notify_one();
       return;
     }

@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/runtime/driver.hpp"
 #include "rt/todo.hpp"
 
@@ -42,9 +43,9 @@ class Parker {
   void park_condvar();
 
   Driver* driver_;
-  std::atomic<int> state_{empty};
-  std::mutex mutex_;
-  std::condition_variable condvar_;
+  loom::atomic<int> state_{empty};
+  loom::mutex mutex_;
+  loom::condition_variable condvar_;
 };
 
 }  // namespace rt::detail

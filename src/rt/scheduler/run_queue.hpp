@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/todo.hpp"
 
 namespace rt::detail {
@@ -35,7 +36,7 @@ class QueueMutex {
   void unlock() { mutex_.unlock(); }
 
  private:
-  std::mutex mutex_;
+  loom::mutex mutex_;
 };
 
 //@ listing run_queue
@@ -92,7 +93,7 @@ class RunQueue {
   }
 
  private:
-  QueueMutex mutex_;  // a std::mutex, with a hook for tests
+  QueueMutex mutex_;  // a loom::mutex, with a hook for tests
   std::deque<TaskRef> tasks_;
   bool closed_ = false;
 };

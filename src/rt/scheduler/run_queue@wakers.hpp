@@ -11,6 +11,7 @@
 #include <mutex>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/task/header.hpp"
 
 namespace rt::detail {
@@ -28,7 +29,7 @@ class RunQueue {
   Header* close();
 
  private:
-  std::mutex mutex_;
+  loom::mutex mutex_;
   Header* head_ = nullptr;
   Header* tail_ = nullptr;
   bool closed_ = false;

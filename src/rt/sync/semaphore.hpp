@@ -22,6 +22,7 @@
 #include <mutex>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/sync/wait_list.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/todo.hpp"
@@ -30,7 +31,7 @@ namespace rt::detail {
 
 // Tests set this to run code between a fast path that found no permit and
 // the lock that queues the acquire: the moment a release can slip in.
-inline std::atomic<void (*)()> semaphore_after_fast_path{nullptr};
+inline loom::atomic<void (*)()> semaphore_after_fast_path{nullptr};
 
 class Semaphore {
  public:
@@ -115,9 +116,9 @@ class Semaphore {
   static constexpr std::size_t kClosed = 1;
   static constexpr std::size_t kWaiting = 2;
   static constexpr std::size_t kPermit = 4;
-  std::atomic<std::size_t> state_;
+  loom::atomic<std::size_t> state_;
 
-  std::mutex mutex_;  // guards the queue, kWaiting and kClosed
+  loom::mutex mutex_;  // guards the queue, kWaiting and kClosed
   WaitList waiters_;
 };
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 
@@ -62,7 +63,7 @@ class JoinSetEntry {
   static const RawWakerVTable vtable;
 
   std::shared_ptr<JoinSetList> list_;  // the lists outlive every entry
-  std::atomic<std::size_t> refs_{1};   // the set's, from the start
+  loom::atomic<std::size_t> refs_{1};   // the set's, from the start
   // The rest is guarded by the list's mutex.
   Where where_ = Where::idle;
   JoinSetEntry* prev_ = nullptr;
@@ -103,7 +104,7 @@ class JoinSetList {
   // Polls `entry`'s JoinHandle with the entry's own waker.
   static bool poll_entry(JoinSetEntry& entry);
 
-  mutable std::mutex mutex_;
+  mutable loom::mutex mutex_;
   List idle_;
   List notified_;
   std::size_t len_ = 0;

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "rt/loom.hpp"
 #include "rt/todo.hpp"
 
 namespace rt::detail {
@@ -171,7 +172,7 @@ class State {
     //@ end
   }
 
-  std::atomic<std::size_t> bits_{INITIAL_STATE};
+  loom::atomic<std::size_t> bits_{INITIAL_STATE};
 };
 
 }  // namespace rt::detail

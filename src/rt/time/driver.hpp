@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include "rt/io/driver.hpp"
+#include "rt/loom.hpp"
 #include "rt/time/clock.hpp"
 #include "rt/time/entry.hpp"
 #include "rt/time/wheel.hpp"
@@ -27,7 +28,7 @@ namespace rt::detail {
 
 // Called, when set, right before the driver sleeps in epoll_wait, with the
 // timeout it computed (-1: none): lets a test act once the driver sleeps.
-inline std::atomic<void (*)(int)> before_time_driver_parks{nullptr};
+inline loom::atomic<void (*)(int)> before_time_driver_parks{nullptr};
 
 class TimeDriver {
  public:
@@ -74,14 +75,14 @@ class TimeDriver {
   std::shared_ptr<IoDriver> io_;
   Clock clock_;
   time::Instant start_;  // tick 0
-  std::mutex mutex_;
+  loom::mutex mutex_;
   Wheel wheel_;
   std::size_t num_timers_ = 0;  // entries in the wheel
   // The tick the parked driver sleeps towards (never: UINT64_MAX); a
   // registration before it wakes the driver.
-  std::atomic<std::uint64_t> next_wake_{UINT64_MAX};
-  std::atomic<bool> shutdown_{false};
-  std::atomic<std::uint64_t> registrations_{0};
+  loom::atomic<std::uint64_t> next_wake_{UINT64_MAX};
+  loom::atomic<bool> shutdown_{false};
+  loom::atomic<std::uint64_t> registrations_{0};
 };
 
 }  // namespace rt::detail

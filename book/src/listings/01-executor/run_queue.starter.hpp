@@ -31,7 +31,7 @@ class RunQueue {
   }
 
  private:
-  QueueMutex mutex_;  // a std::mutex, with a hook for tests
+  QueueMutex mutex_;  // a loom::mutex, with a hook for tests
   std::deque<TaskRef> tasks_;
   bool closed_ = false;
 };

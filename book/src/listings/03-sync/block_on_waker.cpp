@@ -42,7 +42,7 @@ class BlockOnWaker {
 
   static constexpr RawWakerVTable vtable{&clone, &wake, &wake_by_ref, &drop};
 
-  std::atomic<std::size_t> refs_{1};
-  std::atomic<bool> woken_{true};
+  loom::atomic<std::size_t> refs_{1};
+  loom::atomic<bool> woken_{true};
   std::shared_ptr<Parker> parker_;
 };

@@ -11,10 +11,10 @@ bool LocalQueue<Capacity>::push_overflow(Header* task, std::uint32_t head, std::
     return false;
   }
   // The newer half (head + half .. tail) and the new task become one chain.
-  Header* first = buffer_[(head + half) & mask];
+  Header* first = buffer_[(head + half) & mask].read();
   Header* last = first;
   for (std::uint32_t i = half + 1; i < Capacity; ++i) {
-    last->queue_next = buffer_[(head + i) & mask];
+    last->queue_next = buffer_[(head + i) & mask].read();
     last = last->queue_next;
   }
   last->queue_next = task;

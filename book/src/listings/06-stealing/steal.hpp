@@ -14,7 +14,7 @@ Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen)
   stolen = n;
   // The last task copied runs now; the others are published to dst's
   // stealers. Release: whoever acquires dst's tail finds them.
-  Header* task = dst.buffer_[(dst_tail + n - 1) & mask];
+  Header* task = dst.buffer_[(dst_tail + n - 1) & mask].read();
   if (n > 1) dst.tail_.store(dst_tail + n - 1, std::memory_order_release);
   return task;
 }
@@ -48,7 +48,7 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   auto [first, claimed_end] = unpack(next);
   (void)claimed_end;
   for (std::uint32_t i = 0; i < n; ++i) {
-    dst.buffer_[(dst_tail + i) & mask] = buffer_[(first + i) & mask];
+    dst.buffer_[(dst_tail + i) & mask].write(buffer_[(first + i) & mask].read());
   }
   // 3. Release: the steal head catches up with the real head, which the
   //    owner may have moved meanwhile by popping, so retry until it holds.

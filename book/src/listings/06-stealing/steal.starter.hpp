@@ -14,7 +14,7 @@ Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen)
   stolen = n;
   // The last task copied runs now; the others are published to dst's
   // stealers. Release: whoever acquires dst's tail finds them.
-  Header* task = dst.buffer_[(dst_tail + n - 1) & mask];
+  Header* task = dst.buffer_[(dst_tail + n - 1) & mask].read();
   if (n > 1) dst.tail_.store(dst_tail + n - 1, std::memory_order_release);
   return task;
 }

@@ -6,7 +6,7 @@ void MultiThread::shutdown() {
   //    for each to finish the poll it is in.
   idle_.take_all();
   for (Worker& worker : workers_) worker.parker.unpark();
-  for (std::thread& thread : threads_) thread.join();
+  for (loom::thread& thread : threads_) thread.join();
   // 3. No task runs any more: cancel every one left, and drop the
   //    Notifieds that were queued.
   cancel_all_tasks();

@@ -24,7 +24,7 @@ struct ParkThread::Signal {
   }
   static constexpr RawWakerVTable vtable{&clone, &wake, &wake_by_ref, &drop};
 
-  std::atomic<std::size_t> refs{1};
-  std::atomic<bool> woken{true};  // the first poll needs no wake-up
+  loom::atomic<std::size_t> refs{1};
+  loom::atomic<bool> woken{true};  // the first poll needs no wake-up
   std::shared_ptr<Parker> parker;
 };

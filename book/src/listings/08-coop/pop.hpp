@@ -13,7 +13,7 @@ Header* LocalQueue<Capacity>::pop() {
     // whoever reads this head next. On failure `head` is reloaded.
     if (head_.compare_exchange_weak(head, next, std::memory_order_acq_rel,
                                     std::memory_order_acquire)) {
-      return buffer_[real & mask];
+      return buffer_[real & mask].read();
     }
   }
 }

@@ -7,7 +7,7 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
     // Relaxed: only this thread writes tail_.
     std::uint32_t tail = tail_.load(std::memory_order_relaxed);
     if (tail - steal < Capacity) {
-      buffer_[tail & mask] = task;
+      buffer_[tail & mask].write(task);
       // Release: whoever acquires the new tail (a stealer) finds the
       // task in its slot.
       tail_.store(tail + 1, std::memory_order_release);

@@ -11,14 +11,14 @@ void BlockingPool::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
   bool all_left = false;
   (void)timeout;
   throw Todo("11 shutdown (rt/blocking/pool.cpp)");
-  std::unordered_map<std::size_t, std::thread> threads = std::move(threads_);
-  std::thread last = std::move(last_exiting_);
+  std::unordered_map<std::size_t, loom::thread> threads = std::move(threads_);
+  loom::thread last = std::move(last_exiting_);
   lock.unlock();
   // Those left after the timeout, and this thread if it is one of the
   // pool's (a runtime dropped inside a blocking job), run on unjoined.
-  auto finish = [all_left](std::thread& thread) {
+  auto finish = [all_left](loom::thread& thread) {
     if (!thread.joinable()) return;
-    if (all_left && thread.get_id() != std::this_thread::get_id()) {
+    if (all_left && thread.get_id() != loom::this_thread::get_id()) {
       thread.join();
     } else {
       thread.detach();

@@ -1,4 +1,4 @@
-bool BlockingPool::wait_for_work(std::unique_lock<std::mutex>& lock) {
+bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
   ++num_idle_;
   while (!shutdown_) {
     bool timed_out = condvar_.wait_for(lock, config_.keep_alive) == std::cv_status::timeout;

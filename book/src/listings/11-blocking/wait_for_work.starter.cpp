@@ -1,4 +1,4 @@
-bool BlockingPool::wait_for_work(std::unique_lock<std::mutex>& lock) {
+bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
   // TODO(exercise 2): this thread ran out of jobs. Count it as idle, then
   // wait on condvar_ until one of three things happens, and say whether
   // to run the queue again (true) or to leave (false):

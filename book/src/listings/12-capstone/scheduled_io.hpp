@@ -34,8 +34,8 @@ class ScheduledIo {
   std::uint32_t load() const { return readiness_.load(std::memory_order_acquire); }
 
  private:
-  std::atomic<std::uint32_t> readiness_{0};
-  std::mutex waiters_mutex_;
+  loom::atomic<std::uint32_t> readiness_{0};
+  loom::mutex waiters_mutex_;
   Waker reader_;  // the task waiting to read, if any
   Waker writer_;  // the task waiting to write, if any
 };

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/handle.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/scheduler/park.hpp"
@@ -88,8 +89,8 @@ class CurrentThread final : public SchedulerHandle {
   std::uint32_t tick_ = 0;  // task polls
   const CurrentThread* held_before_ = nullptr;  // the core its thread held before (usually none)
   // Written under core_mutex_:
-  std::mutex core_mutex_;
-  std::atomic<bool> core_taken_{false};  // also read without it, by schedule_remote
+  loom::mutex core_mutex_;
+  loom::atomic<bool> core_taken_{false};  // also read without it, by schedule_remote
   bool shut_down_ = false;  // then whoever releases the core empties local_
   std::shared_ptr<Parker> core_parker_;  // the parker of the thread holding the core
   std::vector<std::shared_ptr<Parker>> waiting_;  // block_on calls waiting for the core

@@ -10,6 +10,8 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "rt/loom.hpp"
+
 namespace rt::detail {
 
 class Parker {
@@ -19,8 +21,8 @@ class Parker {
   void unpark();
 
  private:
-  std::mutex mutex_;
-  std::condition_variable wakeup_;
+  loom::mutex mutex_;
+  loom::condition_variable wakeup_;
   bool token_ = false;
 };
 

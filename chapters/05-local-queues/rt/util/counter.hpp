@@ -11,6 +11,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rt/loom.hpp"
+
 namespace rt::detail {
 
 class Counter {
@@ -24,7 +26,7 @@ class Counter {
   std::uint64_t load() const noexcept { return value_.load(std::memory_order_relaxed); }
 
  private:
-  std::atomic<std::uint64_t> value_{0};
+  loom::atomic<std::uint64_t> value_{0};
 };
 
 }  // namespace rt::detail

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/task/header.hpp"
 #include "rt/todo.hpp"
 
@@ -66,14 +67,14 @@ class Inject {
 
  private:
   // Takes the mutex, counting a wait when it is held by another thread.
-  std::unique_lock<std::mutex> lock() const;
+  std::unique_lock<loom::mutex> lock() const;
 
-  mutable std::mutex mutex_;
+  mutable loom::mutex mutex_;
   Header* head_ = nullptr;
   Header* tail_ = nullptr;
   bool closed_ = false;
-  std::atomic<std::size_t> len_{0};  // written under the mutex, read anywhere
-  mutable std::atomic<std::uint64_t> lock_waits_{0};
+  loom::atomic<std::size_t> len_{0};  // written under the mutex, read anywhere
+  mutable loom::atomic<std::uint64_t> lock_waits_{0};
 };
 
 }  // namespace rt::detail

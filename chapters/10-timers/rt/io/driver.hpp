@@ -23,6 +23,7 @@
 
 #include "rt/io/registration_set.hpp"
 #include "rt/io/scheduled_io.hpp"
+#include "rt/loom.hpp"
 
 namespace rt::detail {
 
@@ -61,9 +62,9 @@ class IoDriver {
   int wake_fd_;                       // an eventfd: unpark writes, the turn reads
   std::vector<epoll_event> events_;   // only the thread holding the driver
   RegistrationSet registrations_;
-  std::atomic<std::uint64_t> ready_count_{0};
-  std::atomic<std::uint64_t> registered_{0};
-  std::atomic<std::uint64_t> deregistered_{0};
+  loom::atomic<std::uint64_t> ready_count_{0};
+  loom::atomic<std::uint64_t> registered_{0};
+  loom::atomic<std::uint64_t> deregistered_{0};
 };
 
 // The epoll token of the eventfd; any other token is a ScheduledIo's address.

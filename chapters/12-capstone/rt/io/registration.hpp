@@ -23,6 +23,7 @@
 #include "rt/io/driver.hpp"
 #include "rt/io/ready.hpp"
 #include "rt/io/scheduled_io.hpp"
+#include "rt/loom.hpp"
 #include "rt/task/context.hpp"
 #include "rt/todo.hpp"
 
@@ -31,7 +32,7 @@ namespace rt::detail {
 // Called, when set, when an operation's system call failed with EAGAIN,
 // before it clears the readiness: lets a test deliver an event at exactly
 // that moment.
-inline std::atomic<void (*)(ScheduledIo&)> after_would_block{nullptr};
+inline loom::atomic<void (*)(ScheduledIo&)> after_would_block{nullptr};
 
 // One system call on a descriptor: returns what the call returns (-1 with
 // errno set on failure). `state` is the operation's own (buffer, ...).

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/task/header.hpp"
 #include "rt/util/counter.hpp"
 
@@ -54,7 +55,7 @@ class OwnedTasks {
   // One list and its lock, on a cache line of its own, so that two threads
   // working on two shards do not contend for the line either.
   struct alignas(64) Shard {
-    std::mutex mutex;
+    loom::mutex mutex;
     Header* head = nullptr;
     // Counted under the lock, which makes one writer at a time: so a
     // spawn pays for them no locked instruction (a fetch_add would be one).
@@ -68,7 +69,7 @@ class OwnedTasks {
   std::array<Shard, kShards> shards_;
   // Read by bind under a shard's lock: a bind that takes the lock after
   // close() has swept that shard sees it set (see close()).
-  std::atomic<bool> closed_{false};
+  loom::atomic<bool> closed_{false};
 };
 
 }  // namespace rt::detail

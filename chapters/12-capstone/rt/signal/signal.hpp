@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/sync/notify.hpp"
 #include "rt/task/poll.hpp"
 
@@ -27,7 +28,7 @@ namespace rt::detail {
 
 // A test hook: runs in Signal::poll between making its Notified and
 // looking at the generations. Empty in normal use.
-inline std::atomic<void (*)()> after_signal_notified_made{nullptr};
+inline loom::atomic<void (*)()> after_signal_notified_made{nullptr};
 
 }  // namespace rt::detail
 

@@ -22,6 +22,7 @@
 #include <optional>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/sync/notify.hpp"
 #include "rt/task/poll.hpp"
 
@@ -30,9 +31,9 @@ namespace rt {
 namespace detail {
 
 struct CancellationState {
-  std::atomic<bool> cancelled{false};
+  loom::atomic<bool> cancelled{false};
   Notify notify;
-  std::mutex mutex;  // guards children, and the moment of cancelling them
+  loom::mutex mutex;  // guards children, and the moment of cancelling them
   std::vector<std::weak_ptr<CancellationState>> children;
 };
 
@@ -79,7 +80,7 @@ namespace detail {
 // A test hook: runs in WaitForCancellation::poll between making its
 // Notified and looking at the flag, so that a test can cancel exactly
 // there. Empty in normal use.
-inline std::atomic<void (*)()> after_notified_made{nullptr};
+inline loom::atomic<void (*)()> after_notified_made{nullptr};
 
 }  // namespace detail
 

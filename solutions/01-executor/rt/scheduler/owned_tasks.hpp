@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "rt/loom.hpp"
+
 namespace rt::detail {
 
 template <class Task>
@@ -44,7 +46,7 @@ class OwnedTasks {
   }
 
  private:
-  std::mutex mutex_;
+  loom::mutex mutex_;
   std::unordered_map<Task*, std::shared_ptr<Task>> tasks_;
   bool closed_ = false;
 };

@@ -13,6 +13,7 @@
 #include <optional>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/todo.hpp"
 
 namespace rt::detail {
@@ -36,7 +37,7 @@ class QueueMutex {
   void unlock() { mutex_.unlock(); }
 
  private:
-  std::mutex mutex_;
+  loom::mutex mutex_;
 };
 
 template <class TaskRef>
@@ -71,7 +72,7 @@ class RunQueue {
   }
 
  private:
-  QueueMutex mutex_;  // a std::mutex, with a hook for tests
+  QueueMutex mutex_;  // a loom::mutex, with a hook for tests
   std::deque<TaskRef> tasks_;
   bool closed_ = false;
 };

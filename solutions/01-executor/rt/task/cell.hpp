@@ -13,6 +13,7 @@
 #include <mutex>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/task/output.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/task/task.hpp"
@@ -55,7 +56,7 @@ class TaskBase : public Wakeable, public std::enable_shared_from_this<TaskBase> 
  private:
   std::shared_ptr<Schedule> scheduler_;
   Poller poller_;
-  std::atomic<bool> scheduled_{false};
+  loom::atomic<bool> scheduled_{false};
   bool finished_ = false;  // only the runtime's thread reads or writes it
 };
 
@@ -100,7 +101,7 @@ class Cell final : public TaskBase {
   }
 
   Task<T> future_;
-  std::mutex mutex_;
+  loom::mutex mutex_;
   Output<T> output_;
   bool complete_ = false;
   Waker join_waker_;

@@ -13,6 +13,7 @@
 
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/task/header.hpp"
 
 namespace rt::detail {
@@ -36,7 +37,7 @@ class OwnedTasks {
  private:
   void unlink(Header& task);
 
-  std::mutex mutex_;
+  loom::mutex mutex_;
   Header* head_ = nullptr;
   bool closed_ = false;
 };

@@ -23,6 +23,7 @@
 #include <mutex>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/sync/wait_list.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/todo.hpp"
@@ -75,7 +76,7 @@ class Notify {
   // Notified::drop does; a notify_waiters() was for everyone, and is dropped.
   void cancel(Notified& notified);
 
-  std::mutex mutex_;
+  loom::mutex mutex_;
   detail::WaitList waiters_;
   bool permit_ = false;
   std::uint64_t waiters_calls_ = 0;

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/todo.hpp"
 
@@ -35,7 +36,7 @@ namespace detail {
 
 template <class T>
 struct Shared {
-  std::mutex mutex;
+  loom::mutex mutex;
   std::optional<T> value;
   bool sender_gone = false;    // sent, or destroyed without sending
   bool receiver_gone = false;  // destroyed, or closed

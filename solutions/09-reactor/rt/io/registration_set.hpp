@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rt/io/scheduled_io.hpp"
+#include "rt/loom.hpp"
 
 namespace rt::detail {
 
@@ -44,11 +45,11 @@ class RegistrationSet {
   bool is_shutdown() const;
 
  private:
-  mutable std::mutex mutex_;
+  mutable loom::mutex mutex_;
   bool is_shutdown_ = false;
   std::unordered_map<ScheduledIo*, std::shared_ptr<ScheduledIo>> registrations_;
   std::vector<std::shared_ptr<ScheduledIo>> pending_release_;
-  std::atomic<std::size_t> num_pending_release_{0};
+  loom::atomic<std::size_t> num_pending_release_{0};
 };
 
 }  // namespace rt::detail

@@ -28,6 +28,7 @@
 #include <optional>
 
 #include "rt/io/ready.hpp"
+#include "rt/loom.hpp"
 #include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 #include "rt/todo.hpp"
@@ -37,7 +38,7 @@ namespace rt::detail {
 // Called, when set, between a task's first look at the readiness word and
 // its storing of a waker (in poll_readiness): lets a test deliver an event
 // at exactly that moment.
-inline std::atomic<void (*)()> before_io_waker_stored{nullptr};
+inline loom::atomic<void (*)()> before_io_waker_stored{nullptr};
 
 // What a task saw when it found a socket ready: the tick says which
 // events it has seen, so that clearing forgets those and no others.
@@ -75,8 +76,8 @@ class ScheduledIo {
   std::uint32_t load() const { return readiness_.load(std::memory_order_acquire); }
 
  private:
-  std::atomic<std::uint32_t> readiness_{0};
-  std::mutex waiters_mutex_;
+  loom::atomic<std::uint32_t> readiness_{0};
+  loom::mutex waiters_mutex_;
   Waker reader_;  // the task waiting to read, if any
   Waker writer_;  // the task waiting to write, if any
 };

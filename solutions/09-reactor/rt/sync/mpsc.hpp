@@ -31,6 +31,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/sync/semaphore.hpp"
 #include "rt/task/poll.hpp"
 #include "rt/todo.hpp"
@@ -66,7 +67,7 @@ struct Chan {
   const std::size_t capacity;
   rt::detail::Semaphore semaphore;  // one permit per free slot; closed with the receiver
 
-  std::mutex mutex;  // guards what follows
+  loom::mutex mutex;  // guards what follows
   std::deque<T> queue;
   std::size_t senders = 1;
   bool rx_closed = false;

@@ -24,6 +24,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "rt/loom.hpp"
 #include "rt/task/header.hpp"
 
 namespace rt::detail {
@@ -69,22 +70,22 @@ class BlockingPool final : public Schedule, public std::enable_shared_from_this<
 
   // Starts a thread to run the queue; `lock` is held, and released only
   // when no thread at all can be had (then it throws).
-  void start_thread(std::unique_lock<std::mutex>& lock);
+  void start_thread(std::unique_lock<loom::mutex>& lock);
   // A pool thread's loop: jobs while there are any, then idle.
   void run(std::size_t id);
   // Idle until spawn picks this thread, the keep-alive runs out, or
   // shutdown; true when there is work to do.
-  bool wait_for_work(std::unique_lock<std::mutex>& lock);
+  bool wait_for_work(std::unique_lock<loom::mutex>& lock);
   // What a leaving thread does with its own std::thread: the next to
   // leave joins it (Tokio's last_exiting_thread).
-  void forget_thread(std::size_t id, std::unique_lock<std::mutex>& lock);
+  void forget_thread(std::size_t id, std::unique_lock<loom::mutex>& lock);
   static void run_job(Job job);
   static void cancel_job(Job job);
 
   const BlockingConfig config_;
-  mutable std::mutex mutex_;
-  std::condition_variable condvar_;  // idle threads wait here for work
-  std::condition_variable all_left_;  // shutdown waits here for the threads
+  mutable loom::mutex mutex_;
+  loom::condition_variable condvar_;  // idle threads wait here for work
+  loom::condition_variable all_left_;  // shutdown waits here for the threads
   std::deque<Job> queue_;
   std::size_t num_threads_ = 0;
   std::size_t num_idle_ = 0;
@@ -93,8 +94,8 @@ class BlockingPool final : public Schedule, public std::enable_shared_from_this<
   std::size_t num_notify_ = 0;
   bool shutdown_ = false;
   std::size_t next_id_ = 0;
-  std::unordered_map<std::size_t, std::thread> threads_;
-  std::thread last_exiting_;
+  std::unordered_map<std::size_t, loom::thread> threads_;
+  loom::thread last_exiting_;
 };
 
 }  // namespace rt::detail

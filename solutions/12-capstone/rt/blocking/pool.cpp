@@ -6,6 +6,7 @@
 
 #include <system_error>
 
+#include "rt/loom.hpp"
 #include "rt/task/harness.hpp"
 
 namespace rt::detail {
@@ -33,10 +34,10 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
   // At the cap: it waits for the next thread that frees up.
 }
 
-void BlockingPool::start_thread(std::unique_lock<std::mutex>& lock) {
+void BlockingPool::start_thread(std::unique_lock<loom::mutex>& lock) {
   std::size_t id = next_id_++;
   try {
-    threads_.emplace(id, std::thread([pool = shared_from_this(), id] {
+    threads_.emplace(id, loom::thread([pool = shared_from_this(), id] {
                        // Linux keeps 15 characters of a thread's name.
                        pthread_setname_np(pthread_self(), pool->config_.thread_name.substr(0, 15).c_str());
                        pool->run(id);
@@ -85,7 +86,7 @@ void BlockingPool::run(std::size_t id) {
   forget_thread(id, lock);
 }
 
-bool BlockingPool::wait_for_work(std::unique_lock<std::mutex>& lock) {
+bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
   ++num_idle_;
   while (!shutdown_) {
     bool timed_out = condvar_.wait_for(lock, config_.keep_alive) == std::cv_status::timeout;
@@ -105,9 +106,9 @@ bool BlockingPool::wait_for_work(std::unique_lock<std::mutex>& lock) {
   return false;  // shutdown: leave
 }
 
-void BlockingPool::forget_thread(std::size_t id, std::unique_lock<std::mutex>& lock) {
+void BlockingPool::forget_thread(std::size_t id, std::unique_lock<loom::mutex>& lock) {
   auto self = threads_.find(id);
-  std::thread previous;
+  loom::thread previous;
   if (self != threads_.end()) {  // shutdown may have taken the handles
     previous = std::exchange(last_exiting_, std::move(self->second));
     threads_.erase(self);
@@ -131,14 +132,14 @@ void BlockingPool::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
   } else {
     all_left_.wait(lock, left);
   }
-  std::unordered_map<std::size_t, std::thread> threads = std::move(threads_);
-  std::thread last = std::move(last_exiting_);
+  std::unordered_map<std::size_t, loom::thread> threads = std::move(threads_);
+  loom::thread last = std::move(last_exiting_);
   lock.unlock();
   // Those left after the timeout, and this thread if it is one of the
   // pool's (a runtime dropped inside a blocking job), run on unjoined.
-  auto finish = [all_left](std::thread& thread) {
+  auto finish = [all_left](loom::thread& thread) {
     if (!thread.joinable()) return;
-    if (all_left && thread.get_id() != std::this_thread::get_id()) {
+    if (all_left && thread.get_id() != loom::this_thread::get_id()) {
       thread.join();
     } else {
       thread.detach();

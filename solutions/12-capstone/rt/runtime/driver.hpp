@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "rt/io/driver.hpp"
+#include "rt/loom.hpp"
 #include "rt/time/driver.hpp"
 
 #include <mutex>
@@ -61,7 +62,7 @@ class Driver {
   void shutdown();
 
  private:
-  std::atomic<bool> locked_{false};
+  loom::atomic<bool> locked_{false};
   bool io_enabled_;
   bool pausable_;
   std::shared_ptr<IoDriver> io_;      // shared with every registration, which may outlive the runtime

@@ -20,6 +20,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/runtime/driver.hpp"
 #include "rt/todo.hpp"
 
@@ -43,9 +44,9 @@ class Parker {
   void park_condvar();
 
   Driver* driver_;
-  std::atomic<int> state_{empty};
-  std::mutex mutex_;
-  std::condition_variable condvar_;
+  loom::atomic<int> state_{empty};
+  loom::mutex mutex_;
+  loom::condition_variable condvar_;
 };
 
 }  // namespace rt::detail

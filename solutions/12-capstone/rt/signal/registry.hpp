@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "rt/loom.hpp"
 #include "rt/sync/notify.hpp"
 
 namespace rt::detail {
@@ -58,12 +59,12 @@ class SignalRegistry {
   SignalRegistry();
   static void handle(int signo);
 
-  std::mutex mutex_;  // listen()'s changes, and one process() at a time
+  loom::mutex mutex_;  // listen()'s changes, and one process() at a time
   sigset_t listened_;
   int signal_fd_;  // non-blocking
   int wake_fd_;    // an eventfd, non-blocking: the handler's path
-  std::array<std::atomic<bool>, NSIG> caught_{};  // set by the handler
-  std::array<std::atomic<std::uint64_t>, NSIG> generations_{};
+  std::array<loom::atomic<bool>, NSIG> caught_{};  // set by the handler
+  std::array<loom::atomic<std::uint64_t>, NSIG> generations_{};
   Notify notify_;
 };
 

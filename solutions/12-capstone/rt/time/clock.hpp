@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 
+#include "rt/loom.hpp"
 #include "rt/time/instant.hpp"
 
 namespace rt::detail {
@@ -27,8 +28,8 @@ class Clock {
   void advance(time::Duration duration);
 
  private:
-  std::atomic<bool> ever_paused_;  // false: now() is the monotonic clock, with no lock
-  mutable std::mutex mutex_;
+  loom::atomic<bool> ever_paused_;  // false: now() is the monotonic clock, with no lock
+  mutable loom::mutex mutex_;
   time::Instant base_;                       // the time when paused, plus advances
   std::optional<time::Instant> unfrozen_;    // running since then (not paused)
 };

@@ -1,5 +1,6 @@
 //@ file capstone..
 // The poll-time histogram, compiled once per runtime; see histogram.hpp.
+#include "rt/loom.hpp"
 #include "rt/runtime/metrics/histogram.hpp"
 
 #include <bit>
@@ -13,7 +14,7 @@ namespace rt::detail {
 Histogram::Histogram(HistogramConfig config)
     : config_(config),
       resolution_ns_(static_cast<std::uint64_t>(config.resolution.count())),
-      counts_(std::make_unique<std::atomic<std::uint64_t>[]>(config.num_buckets)) {
+      counts_(std::make_unique<loom::atomic<std::uint64_t>[]>(config.num_buckets)) {
   if (config.num_buckets < 1) throw std::invalid_argument("a histogram needs at least one bucket");
   if (resolution_ns_ < 1) throw std::invalid_argument("a histogram's resolution must be at least 1 ns");
   // The last bucket must start where 64 bits still reach.

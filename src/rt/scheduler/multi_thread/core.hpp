@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/util/counter.hpp"
@@ -22,7 +23,7 @@ struct alignas(64) MultiThread::Worker {
   Parker parker;
   // Statistics, read by RuntimeMetrics from any thread.
   Counter parks;                          // how often it went to sleep
-  std::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
+  loom::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
 //@ chapters local-queues..
 
   LocalQueue<> run_queue;  // pushed and popped by its own thread only
@@ -57,7 +58,7 @@ struct alignas(64) MultiThread::Worker {
   // for a thread to take it: block_in_place set it down, and the new
   // thread or the old one, whichever comes first, takes it up. Tokio's
   // Worker::core.
-  std::atomic<bool> core_free{false};
+  loom::atomic<bool> core_free{false};
 //@ end
 };
 

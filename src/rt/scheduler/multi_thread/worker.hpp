@@ -20,6 +20,7 @@
 //@ end
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/handle.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/scheduler/multi_thread/config.hpp"
@@ -186,7 +187,7 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   std::vector<Worker> workers_;
   std::latch started_{static_cast<std::ptrdiff_t>(config_.workers)};  // every worker has entered its loop
 //@ chapters ..timers
-  std::vector<std::thread> threads_;
+  std::vector<loom::thread> threads_;
 //@ else
   std::latch cores_done_{static_cast<std::ptrdiff_t>(config_.workers)};  // every core's loop has seen the shutdown
 //@ end

@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/todo.hpp"
 
 namespace rt::detail {
@@ -26,7 +27,7 @@ namespace rt::detail {
 // Called at the start of every Idle::transition_worker_to_parked, with the
 // worker's index, when set: lets a test act at the exact moment a worker
 // has found no work and is about to list itself as asleep.
-inline std::atomic<void (*)(std::size_t)> before_worker_parks{nullptr};
+inline loom::atomic<void (*)(std::size_t)> before_worker_parks{nullptr};
 
 class Idle {
  public:
@@ -49,9 +50,9 @@ class Idle {
   std::size_t num_sleeping() const { return num_sleeping_.load(std::memory_order_seq_cst); }
 
  private:
-  std::mutex mutex_;
+  loom::mutex mutex_;
   std::vector<std::size_t> sleepers_;  // reserved up front: no allocation under the lock
-  std::atomic<std::size_t> num_sleeping_{0};  // sleepers_.size(), readable without the lock
+  loom::atomic<std::size_t> num_sleeping_{0};  // sleepers_.size(), readable without the lock
 };
 
 }  // namespace rt::detail

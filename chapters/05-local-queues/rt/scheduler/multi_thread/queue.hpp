@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/task/header.hpp"
 #include "rt/todo.hpp"
@@ -91,11 +92,13 @@ class LocalQueue {
   // when a stealer moved the head meanwhile (then there is room again).
   bool push_overflow(Header* task, std::uint32_t head, std::uint32_t tail, Inject& inject);
 
-  std::atomic<std::uint64_t> head_;
-  std::atomic<std::uint32_t> tail_;
+  loom::atomic<std::uint64_t> head_;
+  loom::atomic<std::uint32_t> tail_;
   // Plain pointers: the indices decide who may touch a slot, and the
   // acquire and release on them order the slot's write before its read.
-  std::array<Header*, Capacity> buffer_{};
+  // Cells, so that a model test sees a slot read that nothing orders after
+  // its write: a data race.
+  std::array<loom::UnsafeCell<Header*>, Capacity> buffer_{};
 };
 
 template <std::uint32_t Capacity>

@@ -2,6 +2,7 @@
 // The multi-thread scheduler's life: built, driving block_on's future,
 // shut down. Mirrors Tokio's runtime/scheduler/multi_thread/mod.rs and the
 // shutdown half of its worker.rs; see worker.hpp.
+#include "rt/loom.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 
 #include "rt/runtime/park_thread.hpp"
@@ -33,7 +34,7 @@ void MultiThread::shutdown() {
   //    for each to finish the poll it is in.
   idle_.take_all();
   for (Worker& worker : workers_) worker.parker.unpark();
-  for (std::thread& thread : threads_) thread.join();
+  for (loom::thread& thread : threads_) thread.join();
   // 3. No task runs any more: cancel every one left, and drop the
   //    Notifieds that were queued.
   cancel_all_tasks();

@@ -8,19 +8,20 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/multi_thread/queue.hpp"
 
 namespace rt::detail {
 
 // Called, when set, by a stealer between claiming its tasks and releasing
 // its claim: lets a test act while a steal is in progress.
-inline std::atomic<void (*)()> during_steal{nullptr};
+inline loom::atomic<void (*)()> during_steal{nullptr};
 // Called, when set, by a stealer before each compare-and-swap that claims
 // tasks: lets a test make that claim fail, as another stealer would.
-inline std::atomic<void (*)()> before_steal_claim{nullptr};
+inline loom::atomic<void (*)()> before_steal_claim{nullptr};
 // Called, when set, at the start of every steal_into, with the victim's
 // ring: lets a test see which rings a searching worker tries, in order.
-inline std::atomic<void (*)(const void* victim)> on_steal_attempt{nullptr};
+inline loom::atomic<void (*)(const void* victim)> on_steal_attempt{nullptr};
 
 template <std::uint32_t Capacity>
 Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen) {
@@ -38,7 +39,7 @@ Header* LocalQueue<Capacity>::steal_into(LocalQueue& dst, std::uint32_t& stolen)
   stolen = n;
   // The last task copied runs now; the others are published to dst's
   // stealers. Release: whoever acquires dst's tail finds them.
-  Header* task = dst.buffer_[(dst_tail + n - 1) & mask];
+  Header* task = dst.buffer_[(dst_tail + n - 1) & mask].read();
   if (n > 1) dst.tail_.store(dst_tail + n - 1, std::memory_order_release);
   return task;
 }
@@ -72,7 +73,7 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   auto [first, claimed_end] = unpack(next);
   (void)claimed_end;
   for (std::uint32_t i = 0; i < n; ++i) {
-    dst.buffer_[(dst_tail + i) & mask] = buffer_[(first + i) & mask];
+    dst.buffer_[(dst_tail + i) & mask].write(buffer_[(first + i) & mask].read());
   }
   // 3. Release: the steal head catches up with the real head, which the
   //    owner may have moved meanwhile by popping, so retry until it holds.

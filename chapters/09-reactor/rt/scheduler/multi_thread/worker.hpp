@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/handle.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/scheduler/multi_thread/config.hpp"
@@ -144,7 +145,7 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   Idle idle_;
   std::vector<Worker> workers_;
   std::latch started_{static_cast<std::ptrdiff_t>(config_.workers)};  // every worker has entered its loop
-  std::vector<std::thread> threads_;
+  std::vector<loom::thread> threads_;
 };
 
 }  // namespace rt::detail

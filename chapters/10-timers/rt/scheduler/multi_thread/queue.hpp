@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/task/header.hpp"
 #include "rt/todo.hpp"
@@ -91,11 +92,13 @@ class LocalQueue {
   // when a stealer moved the head meanwhile (then there is room again).
   bool push_overflow(Header* task, std::uint32_t head, std::uint32_t tail, Inject& inject);
 
-  std::atomic<std::uint64_t> head_;
-  std::atomic<std::uint32_t> tail_;
+  loom::atomic<std::uint64_t> head_;
+  loom::atomic<std::uint32_t> tail_;
   // Plain pointers: the indices decide who may touch a slot, and the
   // acquire and release on them order the slot's write before its read.
-  std::array<Header*, Capacity> buffer_{};
+  // Cells, so that a model test sees a slot read that nothing orders after
+  // its write: a data race.
+  std::array<loom::UnsafeCell<Header*>, Capacity> buffer_{};
 
   // Other workers steal from the ring (queue_steal.hpp).
  public:
@@ -120,7 +123,7 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
     // Relaxed: only this thread writes tail_.
     std::uint32_t tail = tail_.load(std::memory_order_relaxed);
     if (tail - steal < Capacity) {
-      buffer_[tail & mask] = task;
+      buffer_[tail & mask].write(task);
       // Release: whoever acquires the new tail (a stealer) finds the
       // task in its slot.
       tail_.store(tail + 1, std::memory_order_release);
@@ -150,10 +153,10 @@ bool LocalQueue<Capacity>::push_overflow(Header* task, std::uint32_t head, std::
     return false;
   }
   // The newer half (head + half .. tail) and the new task become one chain.
-  Header* first = buffer_[(head + half) & mask];
+  Header* first = buffer_[(head + half) & mask].read();
   Header* last = first;
   for (std::uint32_t i = half + 1; i < Capacity; ++i) {
-    last->queue_next = buffer_[(head + i) & mask];
+    last->queue_next = buffer_[(head + i) & mask].read();
     last = last->queue_next;
   }
   last->queue_next = task;
@@ -181,7 +184,7 @@ Header* LocalQueue<Capacity>::pop() {
     // whoever reads this head next. On failure `head` is reloaded.
     if (head_.compare_exchange_weak(head, next, std::memory_order_acq_rel,
                                     std::memory_order_acquire)) {
-      return buffer_[real & mask];
+      return buffer_[real & mask].read();
     }
   }
 }

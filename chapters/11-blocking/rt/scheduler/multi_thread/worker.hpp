@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/handle.hpp"
 #include "rt/scheduler/inject.hpp"
 #include "rt/scheduler/multi_thread/config.hpp"

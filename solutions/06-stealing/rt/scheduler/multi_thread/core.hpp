@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rt/loom.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 #include "rt/scheduler/park.hpp"
 #include "rt/util/counter.hpp"
@@ -20,7 +21,7 @@ struct alignas(64) MultiThread::Worker {
   Parker parker;
   // Statistics, read by RuntimeMetrics from any thread.
   Counter parks;                          // how often it went to sleep
-  std::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
+  loom::atomic<std::uint64_t> unparks{0};  // how often new work woke it (counted by the waker)
 
   LocalQueue<> run_queue;  // pushed and popped by its own thread only
   // Touched by its own thread only.

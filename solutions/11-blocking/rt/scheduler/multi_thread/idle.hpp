@@ -31,6 +31,7 @@
 #include <optional>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/todo.hpp"
 
 namespace rt::detail {
@@ -38,7 +39,7 @@ namespace rt::detail {
 // Called at the start of every Idle::transition_worker_to_parked, with the
 // worker's index, when set: lets a test act at the exact moment a worker
 // has found no work and is about to list itself as asleep.
-inline std::atomic<void (*)(std::size_t)> before_worker_parks{nullptr};
+inline loom::atomic<void (*)(std::size_t)> before_worker_parks{nullptr};
 
 class Idle {
  public:
@@ -85,8 +86,8 @@ class Idle {
   bool notify_should_wakeup();
 
   const std::size_t num_workers_;
-  std::atomic<std::uint32_t> state_;  // num_unparked << 16 | num_searching
-  std::mutex mutex_;
+  loom::atomic<std::uint32_t> state_;  // num_unparked << 16 | num_searching
+  loom::mutex mutex_;
   std::vector<std::size_t> sleepers_;  // reserved up front: no allocation under the lock
 };
 

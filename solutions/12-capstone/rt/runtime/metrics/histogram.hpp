@@ -17,6 +17,8 @@
 #include <memory>
 #include <utility>
 
+#include "rt/loom.hpp"
+
 namespace rt {
 
 struct HistogramConfig {
@@ -56,7 +58,7 @@ class Histogram {
 
   HistogramConfig config_;
   std::uint64_t resolution_ns_;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> counts_;
+  std::unique_ptr<loom::atomic<std::uint64_t>[]> counts_;
 };
 
 }  // namespace detail

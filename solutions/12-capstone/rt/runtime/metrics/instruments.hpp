@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "rt/loom.hpp"
 #include "rt/runtime/metrics/histogram.hpp"
 #include "rt/runtime/metrics/trace.hpp"
 
@@ -74,8 +75,8 @@ class Instruments {
   bool times_polls_;
   Clock::time_point epoch_ = Clock::now();  // the trace's zero
   std::vector<PerWorker> workers_;
-  std::atomic<std::uint64_t> forced_yields_{0};
-  std::atomic<std::uint64_t> remote_schedules_{0};
+  loom::atomic<std::uint64_t> forced_yields_{0};
+  loom::atomic<std::uint64_t> remote_schedules_{0};
 };
 
 // The budget refused an operation on this thread: counted in the

@@ -2,6 +2,7 @@
 // The multi-thread scheduler's life: built, driving block_on's future,
 // shut down. Mirrors Tokio's runtime/scheduler/multi_thread/mod.rs and the
 // shutdown half of its worker.rs; see worker.hpp.
+#include "rt/loom.hpp"
 #include "rt/scheduler/multi_thread/worker.hpp"
 
 #include "rt/runtime/park_thread.hpp"
