@@ -687,6 +687,13 @@ bool Execution::try_lock(Handle& handle, Where made, Where where) {
 }
 
 void Execution::unlock(Handle& handle, Where made) {
+  release(handle, made);
+  // Another thread may run right after an unlock: what this one writes
+  // next is then seen late, as on real threads.
+  schedule(Where());
+}
+
+void Execution::release(Handle& handle, Where made) {
   MutexState& mutex = this->mutex(handle, made);
   if (mutex.owner != self()) fail("bad unlock", "t" + std::to_string(self()) + " unlocks " + name('m', handle.index) + ", which it does not hold");
   tick();
@@ -719,7 +726,8 @@ bool Execution::wait(Handle& handle, Where made, Handle& mutex_handle, Where mut
   event.object = handle.index;
   event.where = where;
   trace(event);
-  unlock(mutex_handle, mutex_made);
+  // Unlocking and starting to wait are one step: no notify falls between.
+  release(mutex_handle, mutex_made);
   block(Blocked::condvar, handle.index, timed, where);
   bool timed_out = me().timed_out;
   me().timed_out = false;

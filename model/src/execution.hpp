@@ -148,6 +148,7 @@ class Execution {
   void lock(Handle& handle, Where made, Where where);
   bool try_lock(Handle& handle, Where made, Where where);
   void unlock(Handle& handle, Where made);
+  void release(Handle& handle, Where made);  // unlock, with no switch after it
   bool wait(Handle& condvar, Where made, Handle& mutex, Where mutex_made, bool timed, Where where);
   void notify(Handle& handle, Where made, bool all, Where where);
 

@@ -30,3 +30,25 @@ TEST_CASE("block_on polls its future only when it was woken" * POINTS(2)) {
     CHECK(gate.polls() == 2);  // pending once, then ready after the wake
   });
 }
+
+namespace {
+
+rt::Task<int> finish_at_once(int value) { co_return value; }
+
+// Spawns three tasks that wake nobody when they finish, and joins only the
+// last: block_on must run all three before it has any reason to sleep.
+rt::Task<int> join_the_last_of_three() {
+  (void)rt::spawn(finish_at_once(1));
+  (void)rt::spawn(finish_at_once(2));
+  co_return co_await rt::spawn(finish_at_once(3));
+}
+
+}  // namespace
+
+TEST_CASE("block_on runs every queued task before it sleeps" * POINTS(2)) {
+  // A loop that sleeps after each task, even with more queued, has one
+  // wake-up for three spawns: it runs two tasks and sleeps for good.
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    CHECK(runtime.block_on(join_the_last_of_three()) == 3);
+  });
+}

@@ -156,3 +156,81 @@ TEST_CASE("a new listener and a new connection report no hang-up while a worker 
     if (!client_quiet || !server_quiet || !listener_quiet) break;
   }
 }
+
+TEST_CASE("an event that makes a socket writable only does not wake the task waiting to read" * POINTS(2)) {
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    ch09::SharedWaker waiting;
+    bool pending = false;
+    std::uint64_t events = 0;
+    int woken_by_write = -1;
+    bool ready_after_data = false;
+    runtime.block_on([&]() -> rt::Task<> {
+      auto [stream, peer] = co_await rt_test::stream_with_raw_peer(rt_test::Accepting::by_hand);
+      rt::detail::Driver& driver = rt_test::current_driver();
+      rt::io::Readiness readable = stream.readable();
+      rt::Context cx(waiting.waker());
+      pending = !readable.poll(cx);
+      // The new connection's first event: writable, nothing to read.
+      std::uint64_t before = runtime.metrics().io_driver_ready_count();
+      driver.poll();
+      events = runtime.metrics().io_driver_ready_count() - before;
+      woken_by_write = waiting.wakes();
+      rt_test::send_raw(peer.fd(), "r");
+      rt_test::wait_for_data(stream.fd());
+      driver.poll();
+      ready_after_data = waiting.wakes() == 1 && readable.poll(cx);
+    }());
+    REQUIRE(pending);
+    INFO("the turn must deliver the connection's write readiness (else this test proves nothing)");
+    REQUIRE(events >= 1);
+    INFO("only write readiness came: the reader must sleep on");
+    CHECK(woken_by_write == 0);
+    INFO("then data came: now the reader is woken, and finds it readable");
+    CHECK(ready_after_data);
+  });
+}
+
+TEST_CASE("an unpark of the driver is no I/O event: io_driver_ready_count does not count it" * POINTS(1)) {
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    std::uint64_t counted = 0;
+    runtime.block_on([&]() -> rt::Task<> {
+      rt::detail::Driver& driver = rt_test::current_driver();
+      driver.poll();  // whatever the runtime's start brought
+      std::uint64_t before = runtime.metrics().io_driver_ready_count();
+      for (int i = 0; i < 3; ++i) {
+        driver.unpark();
+        driver.poll();
+      }
+      counted = runtime.metrics().io_driver_ready_count() - before;
+      co_return;
+    }());
+    INFO("three unparks, no socket event: io_driver_ready_count counts socket events only");
+    CHECK(counted == 0);
+  });
+}
+
+TEST_CASE("connections opened and closed leave no registration behind once the driver has turned" * POINTS(2)) {
+  // A released registration waits for the driver's next turn to be freed
+  // (an event for it may still be in that turn's hands); a turn that never
+  // frees them keeps one per connection for the runtime's whole life.
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    std::size_t before = 0;
+    std::size_t after = 0;
+    constexpr std::size_t connections = 40;
+    runtime.block_on([&]() -> rt::Task<> {
+      rt::detail::Driver& driver = rt_test::current_driver();
+      const auto& io = driver.io();
+      driver.poll();
+      before = io->registrations_held();
+      for (std::size_t i = 0; i < connections; ++i) {
+        auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+        driver.poll();
+      }
+      driver.poll();
+      driver.poll();
+      after = io->registrations_held();
+    }());
+    INFO("registrations held before: " << before << ", after " << connections << " connections came and went: " << after);
+    CHECK(after <= before);
+  });
+}

@@ -1,20 +1,25 @@
 // Chapter 09: how a connection ends and how sockets fail, seen as such: the
 // end of the stream, a reset, a write to a closed peer (an error, never a
 // SIGPIPE), a refused connection; sockets outside a runtime with I/O; and
-// socket addresses, parsed (only parsed: the tests bind 127.0.0.1 port 0).
+// socket addresses, parsed (only parsed: the tests bind 127.0.0.1 port 0);
+// and a signal that interrupts the driver's wait, which is no error.
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "flavours.hpp"
 #include "graded.hpp"
 #include "io.hpp"
+#include "interrupter.hpp"
 #include "rt/rt.hpp"
 
 namespace {
@@ -243,4 +248,64 @@ TEST_CASE("socket addresses parse numeric IPv4 and IPv6 and reject the rest" * P
       CHECK(client.nodelay());
     }());
   });
+}
+
+namespace {
+
+std::atomic<int> signals_handled{0};
+void count_signal(int) { signals_handled.fetch_add(1); }
+
+}  // namespace
+
+TEST_CASE("a signal that interrupts the driver's epoll_wait is no error: the runtime waits on" * POINTS(2)) {
+#ifdef RT_TEST_NO_INTERRUPTS
+  // ThreadSanitizer holds signals back to its own safe points: the moment
+  // this test needs cannot be made there. It runs in the plain grade.
+  MESSAGE("not run under ThreadSanitizer");
+#else
+  struct sigaction action = {};
+  action.sa_handler = &count_signal;
+  sigemptyset(&action.sa_mask);
+  struct sigaction previous = {};
+  REQUIRE(sigaction(SIGUSR2, &action, &previous) == 0);
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    pid_t waiter = static_cast<pid_t>(::syscall(SYS_gettid));
+    std::atomic<bool> stop{false};
+    std::atomic<int> interrupted{0};
+    std::thread interrupter;
+    char byte = 0;
+    std::string error;
+    try {
+      runtime.block_on([&]() -> rt::Task<> {
+        auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+        int peer_fd = peer.fd();
+        // Three times: wait until this thread sleeps in epoll_wait, signal
+        // it, see the handler run. Then send the byte it waits for.
+        interrupter = std::thread([&, peer_fd] {
+          for (int i = 0; i < 3; ++i) {
+            while (!stop.load() && !rt_test::in_epoll_wait(waiter)) std::this_thread::yield();
+            if (stop.load()) return;
+            int before = signals_handled.load();
+            ::syscall(SYS_tgkill, ::getpid(), waiter, SIGUSR2);
+            while (!stop.load() && signals_handled.load() == before) std::this_thread::yield();
+            interrupted.fetch_add(1);
+          }
+          rt_test::send_raw(peer_fd, "s");
+        });
+        co_await stream.read(std::span<char>(&byte, 1));
+        stop = true;
+        interrupter.join();
+      }());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    stop = true;
+    if (interrupter.joinable()) interrupter.join();
+    INFO("a signal makes epoll_wait fail with EINTR: that is no error, the driver just waits again");
+    CHECK(error == "");
+    CHECK(interrupted.load() == 3);
+    CHECK(byte == 's');
+  });
+  sigaction(SIGUSR2, &previous, nullptr);
+#endif
 }

@@ -17,6 +17,7 @@
 #include "io.hpp"
 #include "parking.hpp"
 #include "rt/rt.hpp"
+#include "rt/scheduler/park.hpp"
 
 TEST_CASE("a worker asleep in the driver wakes up for a task spawned from another thread" * POINTS(2)) {
   rt::Runtime runtime = rt::Builder::new_multi_thread().worker_threads(1).enable_io().build();
@@ -109,4 +110,50 @@ TEST_CASE("a thread asleep in the driver inside block_on wakes up for a task spa
     REQUIRE(blocker.error() == "");
   }
   CHECK(runtime.block_on(rt_test::answer()) == 42);
+}
+
+namespace {
+
+rt::detail::Parker* unpark_target = nullptr;
+void unpark_now(rt::detail::Parker& parker) {
+  if (&parker == unpark_target) parker.unpark();
+}
+
+}  // namespace
+
+TEST_CASE("an unpark that lands as a thread takes the driver to sleep in it makes that park return" * POINTS(2)) {
+  // The moment: the thread has taken the driver and is about to record
+  // that it sleeps there; the unpark finds it awake and leaves only the
+  // notification. Overwriting that notification sleeps in epoll_wait for
+  // good: a helper watches for that, and wakes the driver so that the test
+  // can say so instead of hanging.
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    std::atomic<bool> returned{false};
+    std::atomic<bool> rescued{false};
+    runtime.block_on([&]() -> rt::Task<> {
+      rt::detail::Driver& driver = rt_test::current_driver();
+      rt::detail::Parker parker(&driver);
+      pid_t sleeper = static_cast<pid_t>(::syscall(SYS_gettid));
+      std::thread watcher([&] {
+        while (!returned.load()) {
+          if (rt_test::in_epoll_wait(sleeper)) {
+            rescued = true;
+            driver.unpark();
+            return;
+          }
+          std::this_thread::yield();
+        }
+      });
+      unpark_target = &parker;
+      rt::detail::before_park_driver.store(&unpark_now);
+      parker.park();
+      rt::detail::before_park_driver.store(nullptr);
+      unpark_target = nullptr;
+      returned = true;
+      watcher.join();
+      co_return;
+    }());
+    INFO("the notification came before the thread recorded its sleep: park must return, not sleep in epoll_wait");
+    CHECK_FALSE(rescued.load());
+  });
 }

@@ -168,6 +168,19 @@ inline rt::Task<std::pair<rt::net::TcpStream, RawSocket>> stream_with_raw_peer(
   co_return std::pair<rt::net::TcpStream, RawSocket>(std::move(stream), std::move(peer));
 }
 
+// Whether thread `tid` of this process sits in epoll_wait (or epoll_pwait)
+// now, as /proc says of a blocked thread's system call: a test's way to
+// act while a runtime's thread sleeps in its driver.
+inline bool in_epoll_wait(pid_t tid) {
+  std::ifstream file("/proc/self/task/" + std::to_string(tid) + "/syscall");
+  long number = -1;
+  if (!(file >> number)) return false;
+#ifdef SYS_epoll_wait
+  if (number == SYS_epoll_wait) return true;
+#endif
+  return number == SYS_epoll_pwait;
+}
+
 // Blocks until the kernel has data (or the end of the stream) for `fd` to
 // read: a wait on the socket itself, not on the runtime.
 inline void wait_for_data(int fd) {

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <string>
 
 #include "graded.hpp"
 #include "model/model.hpp"
@@ -20,7 +21,12 @@ namespace rt_test {
 inline model::Report explore(const std::function<void()>& body, model::Options options = {}) {
   model::Report report = model::explore(body, options);
   std::printf("%s\n", report.summary().c_str());
-  if (report.failed) FAIL_CHECK(report.describe());
+  if (report.failed) {
+    std::string binary = doctest::getContextOptions()->binary_name.c_str();
+    std::string text = report.describe() + "to run it again: MODEL_REPLAY=" + report.replay + " " + binary +
+                       " --run '<this test's name>'";
+    FAIL_CHECK(text);
+  }
   return report;
 }
 

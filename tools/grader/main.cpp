@@ -26,8 +26,11 @@ int print_points(const grader::Options& options) {
   long total_tests = 0, total_points = 0;
   for (const std::string& chapter :
        grader::select_chapters(manifest.chapters, options.chapters)) {
-    auto tests = grader::declared_tests(
-        grader::test_sources_in(manifest.source_root + "/tests/" + chapter));
+    std::string dir = manifest.source_root + "/tests/" + chapter;
+    auto sources = grader::test_sources_in(dir);
+    auto model = grader::test_sources_in(dir + "/model");  // its model tests count too
+    sources.insert(sources.end(), model.begin(), model.end());
+    auto tests = grader::declared_tests(sources);
     long points = 0;
     for (const grader::DeclaredTest& test : tests) points += test.points;
     fmt::print("| {} | {} | {} |\n", chapter, tests.size(), points);

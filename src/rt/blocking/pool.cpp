@@ -25,7 +25,10 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
     // An idle thread takes it: counted as busy from now on, so that the
     // next spawn does not pick the same one.
     //@ mutant blocking spawn_never_reuses: starts a new thread even when one is idle
+    //@ mutant blocking spawn_keeps_idle_count: wakes an idle thread but leaves it counted idle, so the next spawn picks it again
     --num_idle_;
+    //@ instead
+    //@ end
     //@ mutant blocking spawn_wakes_uncounted: wakes an idle thread without counting the wake-up
     ++num_notify_;
     //@ instead
@@ -132,7 +135,10 @@ bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
     }
     //@ mutant blocking idle_never_leaves: an idle thread stays for ever
     if (timed_out) {
+      //@ mutant blocking idle_leaves_counted: a thread that leaves on its keep-alive stays counted idle
       --num_idle_;
+      //@ instead
+      //@ end
       return false;  // idle for keep_alive: leave
     }
     //@ instead
@@ -185,7 +191,11 @@ void BlockingPool::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
   bool all_left = true;
   //@ mutant blocking shutdown_ignores_timeout: waits for every thread, whatever the timeout
   if (timeout) {
+    //@ mutant blocking shutdown_timeout_claims_all_left: ignores whether the threads left in time, and joins a thread still in its job
     all_left = all_left_.wait_for(lock, *timeout, left);
+    //@ instead
+    all_left_.wait_for(lock, *timeout, left);
+    //@ end
   } else {
     all_left_.wait(lock, left);
   }

@@ -74,10 +74,16 @@ std::size_t IoDriver::turn(int timeout_ms) {
   //@ exercise reactor turn
   // The events of the last turn are all dispatched: what was released
   // since can be freed now.
+  //@ mutant reactor turn_never_frees: never frees the released registrations: one leaks per connection until shutdown
   if (registrations_.needs_release()) registrations_.release();
+  //@ instead
+  //@ end
   int count = ::epoll_wait(epoll_fd_, events_.data(), static_cast<int>(events_.size()), timeout_ms);
   if (count < 0) {
+    //@ mutant reactor turn_eintr_is_error: takes a signal's EINTR from epoll_wait for an error
     if (errno == EINTR) return 0;  // a signal: the caller looks around and parks again
+    //@ instead
+    //@ end
     throw_last_os_error("epoll_wait");
   }
   for (int i = 0; i < count; ++i) dispatch(events_[i]);
@@ -104,7 +110,12 @@ void IoDriver::dispatch(const epoll_event& event) {
     // An unpark: empty the counter, so that writes never fill it up.
     std::uint64_t value;
     [[maybe_unused]] ssize_t drained = ::read(wake_fd_, &value, sizeof value);
+    //@ mutant reactor dispatch_counts_unparks: counts the eventfd's wake-ups as I/O events
     return;
+    //@ instead
+    ready_count_.fetch_add(1, std::memory_order_relaxed);
+    return;
+    //@ end
   }
   auto* io = static_cast<ScheduledIo*>(event.data.ptr);
   io::Ready ready = io::from_epoll(event.events);

@@ -58,10 +58,14 @@ void CurrentThread::block_on(Poller& root) {
     signal->take();
     if (root.poll(cx)) return;
     //@ end
+    //@ mutant executor block_on_sleeps_after_each_task: sleeps after each task it runs, even with more queued
     if (auto task = shared_->queue.pop()) {
       (*task)->run();
       continue;
     }
+    //@ instead
+    if (auto task = shared_->queue.pop()) (*task)->run();
+    //@ end
     //@ instead
     if (auto task = shared_->queue.pop()) {
       (*task)->run();

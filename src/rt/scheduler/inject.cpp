@@ -20,8 +20,13 @@ std::unique_lock<loom::mutex> Inject::lock() const {
 //@ listing inject
 bool Inject::push(Header* task) {
   //@ exercise threads inject
+  //@ mutant threads inject_push_reads_closed_unlocked: reads closed_ before taking the lock, so a push racing close() links its task after close() emptied the queue, and nobody ever runs or frees it
   auto guard = lock();
   if (closed_) return false;
+  //@ instead
+  if (closed_) return false;
+  auto guard = lock();
+  //@ end
   //@ mutant threads inject_push_at_head: links a new task in at the head, so the global queue runs the newest task first
   task->queue_next = nullptr;
   if (tail_) tail_->queue_next = task;
@@ -34,7 +39,11 @@ bool Inject::push(Header* task) {
   //@ end
   // seq_cst, and after the task is linked: a worker that reads the new
   // length and comes back for the task finds it.
+  //@ mutant threads inject_len_relaxed: counts the task with a relaxed add (it is under the lock), so a worker that lists itself asleep and looks again can read the old length while the pusher reads no sleeper: nobody runs the task
   len_.fetch_add(1, std::memory_order_seq_cst);
+  //@ instead
+  len_.fetch_add(1, std::memory_order_relaxed);
+  //@ end
   return true;
   //@ starter
   // TODO: append `task` at the tail, under the lock (lock()), unless the
@@ -59,7 +68,12 @@ Header* Inject::pop() {
   //@ instead
   //@ end
   task->queue_next = nullptr;
+  //@ mutant threads inject_pop_counts_unlocked: updates the length after letting go of the lock, with a load and a store, so a push counted in between is lost
   len_.fetch_sub(1, std::memory_order_seq_cst);
+  //@ instead
+  guard.unlock();
+  len_.store(len_.load() - 1);
+  //@ end
   return task;
   //@ starter
   // TODO: unlink and return the task at the head, under the lock, or

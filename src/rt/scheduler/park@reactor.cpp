@@ -34,9 +34,15 @@ void Parker::park() {
 }
 
 void Parker::park_driver() {
+  if (auto hook = before_park_driver.load(std::memory_order_acquire)) hook(*this);
   int expected = empty;
   // acq_rel: unpark reads the driver after seeing parked_driver.
+  //@ mutant reactor park_driver_stores: stores parked_driver instead of swapping it in from empty, so a notification that came meanwhile is overwritten
   if (!state_.compare_exchange_strong(expected, parked_driver, std::memory_order_acq_rel)) {
+  //@ instead
+  state_.store(parked_driver, std::memory_order_release);
+  if ((false)) {
+  //@ end
     // Notified between the first look and here: take it, do not sleep.
     state_.exchange(empty, std::memory_order_acquire);
     return;

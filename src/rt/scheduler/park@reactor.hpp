@@ -25,6 +25,11 @@
 
 namespace rt::detail {
 
+class Parker;
+// A test hook: called by a thread that took the driver, just before it
+// records that it sleeps there; lets a test unpark at exactly that moment.
+inline loom::atomic<void (*)(Parker&)> before_park_driver{nullptr};
+
 class Parker {
  public:
   enum State : int { empty = 0, parked_condvar = 1, parked_driver = 2, notified = 3 };

@@ -81,11 +81,19 @@ void SignalRegistry::process() {
   //@ end
   // The handler's path: empty the eventfd, then take the flags. In this
   // order: a delivery after the read sets its flag and writes again.
+  //@ mutant capstone process_takes_flags_first: takes the flags, then empties the eventfd, so a delivery in between leaves its flag set and nothing to say so
   std::uint64_t count;
   [[maybe_unused]] ssize_t drained = ::read(wake_fd_, &count, sizeof count);
   for (int signo = 1; signo < NSIG; ++signo) {
     if (caught_[signo].exchange(false, std::memory_order_acquire)) delivered[signo] = true;  // acquire: pairs with the handler
   }
+  //@ instead
+  for (int signo = 1; signo < NSIG; ++signo) {
+    if (caught_[signo].exchange(false, std::memory_order_acquire)) delivered[signo] = true;
+  }
+  std::uint64_t count;
+  [[maybe_unused]] ssize_t drained = ::read(wake_fd_, &count, sizeof count);
+  //@ end
   bool any = false;
   for (int signo = 1; signo < NSIG; ++signo) {
     if (!delivered[signo]) continue;

@@ -56,6 +56,10 @@ class SignalRegistry {
   int wake_fd() const { return wake_fd_; }
 
  private:
+  // The model tests (tests/12-capstone/model) run the handler on a thread
+  // of their own, as a signal caught there would.
+  friend struct SignalRegistryModelAccess;
+
   SignalRegistry();
   static void handle(int signo);
 

@@ -14,8 +14,16 @@ void CancellationToken::cancel() const {
     std::lock_guard lock(state_->mutex);
     // release: a waiter that sees the flag sees what came before the cancel
     //@ mutant capstone cancel_notifies_first: wakes the waiters before setting the flag, so a waiter that looked in between sleeps for ever
+    //@ mutant capstone cancel_relaxed: sets the flag with a relaxed exchange, so a waiter that sees it may not see what came before the cancel
     if (state_->cancelled.exchange(true, std::memory_order_acq_rel)) return;  // cancelled already
+    //@ instead
+    if (state_->cancelled.exchange(true, std::memory_order_relaxed)) return;
+    //@ end
+    //@ mutant capstone cancel_wakes_one: wakes one waiter (notify_one) instead of every waiter
     state_->notify.notify_waiters();
+    //@ instead
+    state_->notify.notify_one();
+    //@ end
     //@ instead
     state_->notify.notify_waiters();
     if (state_->cancelled.exchange(true, std::memory_order_acq_rel)) return;
@@ -71,7 +79,11 @@ bool CancellationToken::WaitForCancellation::poll(Context& cx) {
     // a cancel() that came before.
     if (!notified_) notified_.emplace(state_->notify);
     if (auto hook = detail::after_notified_made.load(std::memory_order_acquire)) hook();
+    //@ mutant capstone wait_reads_flag_relaxed: reads the flag relaxed, so a waiter that sees it may not see what came before the cancel
     if (state_->cancelled.load(std::memory_order_acquire)) return true;  // acquire: pairs with cancel()'s exchange
+    //@ instead
+    if (state_->cancelled.load(std::memory_order_relaxed)) return true;
+    //@ end
     //@ instead
     if (state_->cancelled.load(std::memory_order_acquire)) return true;
     if (auto hook = detail::after_notified_made.load(std::memory_order_acquire)) hook();

@@ -222,7 +222,13 @@ class Receiver {
         return true;
       }
       if (chan_.senders == 0 || chan_.rx_closed) return true;  // closed and drained
+      //@ mutant sync recv_waker_in_second_lock: keeps its waker under a second lock, after unlocking from its look at the queue, so a value sent in between wakes nobody
       if (!chan_.rx_waker.will_wake(cx.waker())) replaced = std::exchange(chan_.rx_waker, cx.waker());
+      //@ instead
+      lock.unlock();
+      lock.lock();
+      if (!chan_.rx_waker.will_wake(cx.waker())) replaced = std::exchange(chan_.rx_waker, cx.waker());
+      //@ end
       return false;
       //@ starter
       // TODO: under chan_.mutex: if a value is queued, move it into value_,

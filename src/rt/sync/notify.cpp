@@ -9,6 +9,7 @@ void Notify::notify_one() {
   Waker waker;  // destroyed after the unlock
   std::unique_lock lock(mutex_);
   //@ exercise sync notify_one
+  //@ mutant sync notify_one_unlocks_first: unlocks before it looks, so it takes a waiter off the list (or stores the permit) while a waiter's poll changes them under the lock
   if (detail::Waiter* waiter = waiters_.pop_front()) {
     //@ mutant sync notify_one_forgets_grant: wakes the waiter without marking it notified, so its next poll takes the wake for a spurious one
     waiter->granted = by_notify_one;
@@ -25,6 +26,16 @@ void Notify::notify_one() {
   }
   lock.unlock();
   waker.wake();
+  //@ instead
+  lock.unlock();  // only the wake needs to be outside the lock, but why hold it?
+  if (detail::Waiter* waiter = waiters_.pop_front()) {
+    waiter->granted = by_notify_one;
+    waker = std::move(waiter->waker);
+  } else {
+    permit_ = true;
+  }
+  waker.wake();
+  //@ end
   //@ starter
   // TODO: wake the oldest waiter (waiters_.pop_front()), after setting its
   // `granted` to by_notify_one; with nobody waiting, store the permit.

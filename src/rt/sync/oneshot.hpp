@@ -118,8 +118,17 @@ class Receiver : public Leaf<Receiver<T>> {
   bool poll(Context& cx) override {
     Waker replaced;  // destroyed after the unlock
     //@ exercise sync oneshot_recv
+    //@ mutant sync oneshot_looks_unlocked: looks for the value before taking the lock, so a send between the look and the lock finds no waker to wake
     std::lock_guard lock(shared_->mutex);
+    //@ mutant sync oneshot_ignores_sender_gone: is ready only once a value is there, so a sender dropped without sending wakes a receiver that waits again, for ever
     if (shared_->value || shared_->sender_gone) return true;
+    //@ instead
+    if (shared_->value) return true;
+    //@ end
+    //@ instead
+    if (shared_->value || shared_->sender_gone) return true;
+    std::lock_guard lock(shared_->mutex);
+    //@ end
     //@ mutant sync oneshot_keeps_first_waker: keeps the first waker it was handed, so a later poll from another task is never woken
     if (!shared_->rx_waker.will_wake(cx.waker())) replaced = std::exchange(shared_->rx_waker, cx.waker());
     //@ instead

@@ -58,8 +58,13 @@ void Semaphore::release(std::size_t permits) {
   std::size_t state = state_.load(std::memory_order_relaxed);
   while ((state & kWaiting) == 0) {
     // Release: pairs with try_acquire's acquire (the permit carries our writes).
+    //@ mutant sync release_relaxed: returns the permit to the pool with a relaxed compare-and-swap, so the next holder of a Mutex may not see what the last one wrote
     if (state_.compare_exchange_weak(state, state + permits * kPermit, std::memory_order_release,
                                      std::memory_order_relaxed)) {
+    //@ instead
+    if (state_.compare_exchange_weak(state, state + permits * kPermit, std::memory_order_relaxed,
+                                     std::memory_order_relaxed)) {
+    //@ end
       return;
     }
   }
@@ -114,7 +119,12 @@ Semaphore::Outcome Semaphore::poll_acquire(Acquire& acquire, Context& cx) {
   //@ instead
   {
   //@ end
+    //@ mutant sync acquire_checks_then_takes: looks at the pool, then takes a permit with a separate subtraction, so two acquires that both saw the last permit both take it
     if (try_acquire()) {
+    //@ instead
+    if (state_.load(std::memory_order_acquire) >= kPermit) {
+      state_.fetch_sub(kPermit, std::memory_order_acquire);
+    //@ end
       waiter.granted = 1;
       acquire.done_ = true;
       return Outcome::acquired;

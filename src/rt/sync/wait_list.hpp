@@ -6,7 +6,10 @@
 // Intrusive: the node lives inside the waiting leaf future (so inside the
 // waiting coroutine's frame), and the list only links nodes together. No
 // allocation to wait, and a leaf that is destroyed unlinks itself in O(1).
-// The list is not thread-safe: its owner guards it with its own mutex.
+// The list is not thread-safe: its owner guards it with its own mutex. Its
+// ends are loom::UnsafeCells (plain pointers in a normal build), so that
+// under the model checker a touch of the list outside that mutex is a data
+// race it reports.
 #pragma once
 
 #include <array>
@@ -20,6 +23,7 @@
 #include <vector>
 //@ end
 
+#include "rt/loom.hpp"
 #include "rt/task/context.hpp"
 #include "rt/task/waker.hpp"
 
@@ -59,24 +63,25 @@ class WaitList {
   WaitList(const WaitList&) = delete;
   WaitList& operator=(const WaitList&) = delete;
 
-  bool empty() const { return head_ == nullptr; }
-  Waiter* front() const { return head_; }
+  bool empty() const { return head_.read() == nullptr; }
+  Waiter* front() const { return head_.read(); }
 
   void push_back(Waiter& waiter) {
-    waiter.prev = tail_;
+    Waiter* tail = tail_.read();
+    waiter.prev = tail;
     waiter.next = nullptr;
-    if (tail_) {
-      tail_->next = &waiter;
+    if (tail) {
+      tail->next = &waiter;
     } else {
-      head_ = &waiter;
+      head_.write(&waiter);
     }
-    tail_ = &waiter;
+    tail_.write(&waiter);
     waiter.queued = true;
   }
 
   // The oldest waiter, unlinked; nullptr when there is none.
   Waiter* pop_front() {
-    Waiter* waiter = head_;
+    Waiter* waiter = head_.read();
     if (waiter) remove(*waiter);
     return waiter;
   }
@@ -84,15 +89,23 @@ class WaitList {
   // Unlinks a queued waiter, wherever it is in the queue.
   void remove(Waiter& waiter) {
     if (!waiter.queued) return;
-    (waiter.prev ? waiter.prev->next : head_) = waiter.next;
-    (waiter.next ? waiter.next->prev : tail_) = waiter.prev;
+    if (waiter.prev) {
+      waiter.prev->next = waiter.next;
+    } else {
+      head_.write(waiter.next);
+    }
+    if (waiter.next) {
+      waiter.next->prev = waiter.prev;
+    } else {
+      tail_.write(waiter.prev);
+    }
     waiter.prev = waiter.next = nullptr;
     waiter.queued = false;
   }
 
  private:
-  Waiter* head_ = nullptr;
-  Waiter* tail_ = nullptr;
+  loom::UnsafeCell<Waiter*> head_{nullptr};
+  loom::UnsafeCell<Waiter*> tail_{nullptr};
 };
 
 // Wakers collected under a lock, to be called once it is released: a wake

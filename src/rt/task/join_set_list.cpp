@@ -87,9 +87,15 @@ void JoinSetList::insert(JoinSetEntry* entry) {
 //@ listing join_set_notify
 void JoinSetList::notify(JoinSetEntry& entry) {
   //@ exercise capstone notify
+  //@ mutant capstone notify_wakes_first: takes the waiter and wakes it before the entry is in the notified list
+  //@ mutant capstone notify_unlocked: moves the entry and takes the waiter without the lock
   Waker waiter;
   {
     std::lock_guard lock(mutex_);
+    //@ instead
+  Waker waiter;
+  {
+    //@ end
     // Only an idle entry moves: a notified one is queued already, and one
     // that left the set belongs to no list. (A task that completes on one
     // thread while another detaches the set wakes a gone entry: dropping
@@ -105,6 +111,19 @@ void JoinSetList::notify(JoinSetEntry& entry) {
   //@ mutant capstone notify_wakes_nobody: moves the entry but leaves the waiter asleep
   waiter.wake();
   //@ instead
+  //@ end
+  //@ instead
+  Waker waiter;
+  {
+    std::lock_guard lock(mutex_);
+    if (entry.where_ != JoinSetEntry::Where::idle) return;
+    waiter = std::move(waiter_);
+  }
+  waiter.wake();
+  std::lock_guard lock(mutex_);
+  idle_.remove(entry);
+  notified_.push_back(entry);
+  entry.where_ = JoinSetEntry::Where::notified;
   //@ end
   //@ starter
   // TODO: the entry's task finished (its waker was woken): make join_next
@@ -128,6 +147,7 @@ JoinSetEntry* JoinSetList::poll_next(Context& cx, bool& empty) {
   JoinSetEntry* entry;
   Waker replaced;  // dropped after unlocking: it may hold a task's last reference
   {
+    //@ mutant capstone poll_next_waker_unlocked: looks at the lists under the lock but leaves its waker after unlocking, so a completion in between wakes nobody
     std::lock_guard lock(mutex_);
     entry = notified_.head;
     if (!entry) {
@@ -140,6 +160,16 @@ JoinSetEntry* JoinSetList::poll_next(Context& cx, bool& empty) {
       //@ end
       return nullptr;
     }
+    //@ instead
+    std::unique_lock lock(mutex_);
+    entry = notified_.head;
+    if (!entry) {
+      empty = len_ == 0;
+      lock.unlock();
+      if (!empty) replaced = std::exchange(waiter_, cx.waker());
+      return nullptr;
+    }
+    //@ end
     // Back to idle while its JoinHandle is polled: if the poll says not
     // ready, the entry's next wake must move it again.
     notified_.remove(*entry);

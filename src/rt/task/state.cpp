@@ -27,7 +27,12 @@ TransitionToRunning State::transition_to_running() {
       action = next.is_cancelled() ? TransitionToRunning::Cancelled : TransitionToRunning::Success;
     }
     // acq_rel: acquire what the previous poll wrote to the frame.
+    //@ mutant wakers running_load_store: publishes the new word with a plain store after its load, so a waker dropped or a JoinHandle dropped in between is undone
     if (cas(current, next)) return action;
+    //@ instead
+    bits_.store(next.bits, std::memory_order_release);
+    return action;
+    //@ end
   }
   //@ starter
   // TODO: a worker took this task's Notified from a queue and wants to
@@ -80,7 +85,12 @@ TransitionToIdle State::transition_to_idle() {
       action = next.ref_count() == 0 ? TransitionToIdle::OkDealloc : TransitionToIdle::Ok;
     }
     // acq_rel: release the frame to the next poller.
+    //@ mutant wakers idle_load_store: publishes the end of the poll with a plain store after its load, so a wake that sets NOTIFIED in between is erased and lost
     if (cas(current, next)) return action;
+    //@ instead
+    bits_.store(next.bits, std::memory_order_release);
+    return action;
+    //@ end
   }
   //@ starter
   // TODO: the poll ended with the task still pending.
@@ -128,8 +138,13 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
     } else if (next.is_complete() || next.is_notified()) {
       // Nothing to do but drop the waker's reference.
       next.ref_dec();
+      //@ mutant wakers by_val_frees_early: frees the task when one reference is left after its own, not none: it frees a task another owner still holds, and leaks one whose last reference it dropped
       action = next.ref_count() == 0 ? TransitionToNotifiedByVal::Dealloc
                                      : TransitionToNotifiedByVal::DoNothing;
+      //@ instead
+      action = next.ref_count() == 1 ? TransitionToNotifiedByVal::Dealloc
+                                     : TransitionToNotifiedByVal::DoNothing;
+      //@ end
     } else {
       // Idle: a new Notified, with its own reference. The caller keeps
       // the waker's reference until it has queued the task.
@@ -137,7 +152,12 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
       next.ref_inc();
       action = TransitionToNotifiedByVal::Submit;
     }
+    //@ mutant wakers by_val_load_store: publishes the wake with a plain store after its load, so a racing wake or drop is erased: the task is queued twice or its count is wrong
     if (cas(current, next)) return action;
+    //@ instead
+    bits_.store(next.bits, std::memory_order_release);
+    return action;
+    //@ end
   }
   //@ starter
   // TODO: wake by value: the waker's reference comes with the call, and

@@ -150,7 +150,11 @@ class State {
   bool ref_dec() {
     // acq_rel: the last owner must see every write of the others before
     // it frees the task (release here, acquire there).
+    //@ mutant wakers ref_dec_relaxed: drops a reference with a relaxed decrement, so the owner that frees the task may not see what another wrote to it before its drop
     Snapshot previous{bits_.fetch_sub(REF_ONE, std::memory_order_acq_rel)};
+    //@ instead
+    Snapshot previous{bits_.fetch_sub(REF_ONE, std::memory_order_relaxed)};
+    //@ end
     assert(previous.ref_count() >= 1);
     return previous.ref_count() == 1;
   }

@@ -25,14 +25,27 @@ bool Sleep::poll(Context& cx) {
     entry_.deadline = driver_->deadline_to_tick(deadline_);
     return driver_->register_entry(entry_, cx.waker());
   }
+  //@ mutant timers poll_reads_state_unlocked: returns ready when the entry's state says fired, reading it without the driver's lock while the driver may be writing it
+  //@ mutant timers poll_stores_waker_unlocked: asks whether the timer fired, then stores the new waker itself: a fire in between wakes the old waker, and the task that polled sleeps for ever
   return driver_->poll_entry(entry_, cx.waker());
+  //@ instead
+  if (driver_->has_fired(entry_)) return true;
+  entry_.waker = cx.waker();
+  return false;
+  //@ end
+  //@ instead
+  if (entry_.state.read() == rt::detail::TimerEntry::State::fired) return true;
+  return driver_->poll_entry(entry_, cx.waker());
+  //@ end
   //@ starter
   // TODO: is the deadline reached? The first poll registers the timer
   // (registered_ says whether it was): set entry_.deadline to the
   // deadline's tick (driver_->deadline_to_tick(deadline_)), then
   // driver_->register_entry(entry_, cx.waker()) (true: due already).
   // Later polls ask driver_->poll_entry(entry_, cx.waker()), which also
-  // keeps the newest waker.
+  // keeps the newest waker. Once registered, entry_ is the driver's, and
+  // its thread fires it under its lock: read or write it only through
+  // the driver's calls.
   // Hint: why not register in the constructor? Think of
   // timeout(1s, task) around a task that is ready at once.
   (void)cx;
@@ -43,7 +56,11 @@ bool Sleep::poll(Context& cx) {
 Sleep::~Sleep() {
   //@ exercise timers sleep
   //@ mutant timers drop_leaves_entry: a destroyed Sleep stays linked in the wheel
+  //@ mutant timers drop_reads_state_unlocked: asks the entry's state whether it is still in the wheel, reading it without the driver's lock while the driver may be firing it
   if (registered_) driver_->deregister_entry(entry_);
+  //@ instead
+  if (entry_.state.read() == rt::detail::TimerEntry::State::registered) driver_->deregister_entry(entry_);
+  //@ end
   //@ instead
   //@ end
   //@ starter

@@ -118,7 +118,7 @@ void Wheel::process_expiration(const Expiration& expiration) {
     //@ mutant timers cascade_drops: drops the entries of a fired slot that are not due yet
     levels_[level_for(expiration.deadline, entry->deadline)].add_entry(entry);
     //@ instead
-    entry->state = TimerEntry::State::idle;
+    entry->state.write(TimerEntry::State::idle);
     //@ end
   }
   //@ starter

@@ -3,10 +3,10 @@ bool TimeDriver::register_entry(TimerEntry& entry, const Waker& waker) {
   {
     std::lock_guard lock(mutex_);
     if (is_shutdown() || !wheel_.insert(&entry)) {
-      entry.state = TimerEntry::State::fired;  // due already: ready now
+      entry.state.write(TimerEntry::State::fired);  // due already: ready now
       return true;
     }
-    entry.state = TimerEntry::State::registered;
+    entry.state.write(TimerEntry::State::registered);
     entry.waker = waker;
     ++num_timers_;
   }

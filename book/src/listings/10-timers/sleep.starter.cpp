@@ -4,7 +4,9 @@ bool Sleep::poll(Context& cx) {
   // deadline's tick (driver_->deadline_to_tick(deadline_)), then
   // driver_->register_entry(entry_, cx.waker()) (true: due already).
   // Later polls ask driver_->poll_entry(entry_, cx.waker()), which also
-  // keeps the newest waker.
+  // keeps the newest waker. Once registered, entry_ is the driver's, and
+  // its thread fires it under its lock: read or write it only through
+  // the driver's calls.
   // Hint: why not register in the constructor? Think of
   // timeout(1s, task) around a task that is ready at once.
   (void)cx;

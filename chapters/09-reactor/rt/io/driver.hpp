@@ -53,6 +53,9 @@ class IoDriver {
   std::uint64_t ready_count() const { return ready_count_.load(std::memory_order_relaxed); }
   std::uint64_t fd_registered_count() const { return registered_.load(std::memory_order_relaxed); }
   std::uint64_t fd_deregistered_count() const { return deregistered_.load(std::memory_order_relaxed); }
+  // Registrations still in memory, live or released and not freed yet:
+  // what a leak per connection would show (the tests read it).
+  std::size_t registrations_held() const { return registrations_.held(); }
 
  private:
   // One event: the readiness it brings, to the registration it names.

@@ -4,11 +4,15 @@
 //
 // Intrusive: a Sleep owns its entry, and the wheel links entries through
 // the pointers inside them, so that registering allocates nothing and
-// removing one is O(1). Every field is guarded by the time driver's mutex.
+// removing one is O(1). Every field is guarded by the time driver's mutex;
+// the state, which a Sleep's owner and the driver both reach, is a
+// loom::UnsafeCell, so that a model test reports any access to it without
+// that mutex as a data race.
 #pragma once
 
 #include <cstdint>
 
+#include "rt/loom.hpp"
 #include "rt/task/waker.hpp"
 
 namespace rt::detail {
@@ -17,7 +21,7 @@ struct TimerEntry {
   enum class State { idle, registered, fired };
 
   std::uint64_t deadline = 0;  // in ticks (milliseconds since the driver started)
-  State state = State::idle;
+  loom::UnsafeCell<State> state{State::idle};
   Waker waker;                 // the task to wake when it fires
   // Where the wheel keeps it while registered: a level and a slot, or the
   // pending list of entries that are due.

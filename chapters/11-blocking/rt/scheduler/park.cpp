@@ -18,6 +18,7 @@ void Parker::park() {
 }
 
 void Parker::park_driver() {
+  if (auto hook = before_park_driver.load(std::memory_order_acquire)) hook(*this);
   int expected = empty;
   // acq_rel: unpark reads the driver after seeing parked_driver.
   if (!state_.compare_exchange_strong(expected, parked_driver, std::memory_order_acq_rel)) {

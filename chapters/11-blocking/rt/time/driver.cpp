@@ -38,10 +38,10 @@ bool TimeDriver::register_entry(TimerEntry& entry, const Waker& waker) {
   {
     std::lock_guard lock(mutex_);
     if (is_shutdown() || !wheel_.insert(&entry)) {
-      entry.state = TimerEntry::State::fired;  // due already: ready now
+      entry.state.write(TimerEntry::State::fired);  // due already: ready now
       return true;
     }
-    entry.state = TimerEntry::State::registered;
+    entry.state.write(TimerEntry::State::registered);
     entry.waker = waker;
     ++num_timers_;
   }
@@ -53,7 +53,7 @@ bool TimeDriver::register_entry(TimerEntry& entry, const Waker& waker) {
 
 bool TimeDriver::poll_entry(TimerEntry& entry, const Waker& waker) {
   std::lock_guard lock(mutex_);
-  if (entry.state == TimerEntry::State::fired) return true;
+  if (entry.state.read() == TimerEntry::State::fired) return true;
   if (!entry.waker.will_wake(waker)) entry.waker = waker;  // polled from another task now
   return false;
 }
@@ -61,11 +61,11 @@ bool TimeDriver::poll_entry(TimerEntry& entry, const Waker& waker) {
 void TimeDriver::deregister_entry(TimerEntry& entry) {
   Waker waker;  // dropped after the unlock
   std::lock_guard lock(mutex_);
-  if (entry.state == TimerEntry::State::registered) {
+  if (entry.state.read() == TimerEntry::State::registered) {
     wheel_.remove(&entry);
     --num_timers_;
   }
-  entry.state = TimerEntry::State::idle;
+  entry.state.write(TimerEntry::State::idle);
   waker = std::move(entry.waker);
 }
 
@@ -73,16 +73,16 @@ void TimeDriver::reset_entry(TimerEntry& entry, std::uint64_t deadline) {
   Waker fired;  // woken after the unlock, if due at once
   {
     std::lock_guard lock(mutex_);
-    if (entry.state == TimerEntry::State::registered) {
+    if (entry.state.read() == TimerEntry::State::registered) {
       wheel_.remove(&entry);
       --num_timers_;
     }
     entry.deadline = deadline;
     if (is_shutdown() || !wheel_.insert(&entry)) {
-      entry.state = TimerEntry::State::fired;
+      entry.state.write(TimerEntry::State::fired);
       fired = std::move(entry.waker);
     } else {
-      entry.state = TimerEntry::State::registered;
+      entry.state.write(TimerEntry::State::registered);
       ++num_timers_;
     }
   }
@@ -95,7 +95,7 @@ void TimeDriver::reset_entry(TimerEntry& entry, std::uint64_t deadline) {
 
 bool TimeDriver::has_fired(const TimerEntry& entry) {
   std::lock_guard lock(mutex_);
-  return entry.state == TimerEntry::State::fired;
+  return entry.state.read() == TimerEntry::State::fired;
 }
 
 std::size_t TimeDriver::num_timers() {
@@ -135,7 +135,7 @@ void TimeDriver::process_at(std::uint64_t now) {
   WakeList wakers;  // woken with the lock released, 32 at a time
   std::unique_lock lock(mutex_);
   while (TimerEntry* entry = wheel_.poll(now)) {
-    entry->state = TimerEntry::State::fired;
+    entry->state.write(TimerEntry::State::fired);
     --num_timers_;
     wakers.push(std::move(entry->waker));
     if (!wakers.can_push()) {

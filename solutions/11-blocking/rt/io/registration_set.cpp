@@ -47,6 +47,11 @@ std::vector<std::shared_ptr<ScheduledIo>> RegistrationSet::shutdown() {
   return live;
 }
 
+std::size_t RegistrationSet::held() const {
+  std::lock_guard lock(mutex_);
+  return registrations_.size() + pending_release_.size();
+}
+
 bool RegistrationSet::is_shutdown() const {
   std::lock_guard lock(mutex_);
   return is_shutdown_;

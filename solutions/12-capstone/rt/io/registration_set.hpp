@@ -43,6 +43,8 @@ class RegistrationSet {
   // down) after freeing the pending ones.
   std::vector<std::shared_ptr<ScheduledIo>> shutdown();
   bool is_shutdown() const;
+  // Registrations in memory: live, or released and waiting to be freed.
+  std::size_t held() const;
 
  private:
   mutable loom::mutex mutex_;

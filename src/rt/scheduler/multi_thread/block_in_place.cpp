@@ -52,8 +52,13 @@ void MultiThread::hand_off_core(std::size_t index) {
   //@ end
   // From here on this thread spawns and wakes as any other thread does.
   set_current_worker(std::nullopt);
+  //@ mutant blocking hand_off_spawns_first: starts the thread that takes the core up before setting the core down, so it may find nothing to take
   // release: the core's state, to whichever thread takes it up.
+  //@ mutant blocking hand_off_relaxed: sets the core down with a relaxed store, so a thread that takes it back may not see what was written in it
   worker.core_free.store(true, std::memory_order_release);
+  //@ instead
+  worker.core_free.store(true, std::memory_order_relaxed);
+  //@ end
   auto take_up = [self = shared_from_this(), index] {
     if (self->take_core(index)) self->run(index);
   };
@@ -61,6 +66,13 @@ void MultiThread::hand_off_core(std::size_t index) {
   (void)spawn_blocking_on(shared_from_this(), std::move(take_up), /*mandatory=*/true);
   //@ instead
   (void)take_up;
+  //@ end
+  //@ instead
+  auto take_up = [self = shared_from_this(), index] {
+    if (self->take_core(index)) self->run(index);
+  };
+  (void)spawn_blocking_on(shared_from_this(), std::move(take_up), /*mandatory=*/true);
+  worker.core_free.store(true, std::memory_order_release);
   //@ end
   //@ starter
   // TODO(exercise 4): this thread is about to block; hand the core over.
@@ -113,7 +125,17 @@ void MultiThread::take_back_core(std::size_t index) {
 bool MultiThread::take_core(std::size_t index) {
   // acq_rel: acquire what the thread that set the core down wrote in it;
   // and of the two threads that may try, one exchange alone sees true.
+  //@ mutant blocking take_core_checks_then_sets: looks at the flag, then clears it, so two threads may both see it set and both take the core
+  //@ mutant blocking take_core_relaxed: takes the core with a relaxed exchange, so it may not see what the thread that set it down wrote in it
   return workers_[index].core_free.exchange(false, std::memory_order_acq_rel);
+  //@ instead
+  return workers_[index].core_free.exchange(false, std::memory_order_relaxed);
+  //@ end
+  //@ instead
+  if (!workers_[index].core_free.load(std::memory_order_acquire)) return false;
+  workers_[index].core_free.store(false, std::memory_order_relaxed);
+  return true;
+  //@ end
 }
 
 std::size_t MultiThread::num_blocking_threads() const {

@@ -27,14 +27,27 @@ bool Idle::unpark_worker_by_id(std::size_t worker) {
 std::optional<std::size_t> Idle::worker_to_notify() {
   //@ exercise threads notify
   // seq_cst: ordered after the push of the task this wake-up is for.
+  //@ mutant threads notify_reads_count_relaxed: reads the count of sleepers relaxed, so it can miss a worker that listed itself and looked at the queue before the push: that worker sleeps through the task
+  //@ mutant threads notify_count_load_store: reads the count before taking the lock and stores it less one after, so a worker that lists itself in between is not counted, and the next task wakes nobody
   if (num_sleeping_.load(std::memory_order_seq_cst) == 0) return std::nullopt;  // all busy
+  //@ instead
+  std::size_t sleeping = num_sleeping_.load(std::memory_order_seq_cst);
+  if (sleeping == 0) return std::nullopt;
+  //@ end
+  //@ instead
+  if (num_sleeping_.load(std::memory_order_relaxed) == 0) return std::nullopt;
+  //@ end
   std::lock_guard lock(mutex_);
   if (sleepers_.empty()) return std::nullopt;  // another notifier took the last one
   //@ mutant threads notify_keeps_sleeper_listed: wakes a sleeper but leaves it on the list
   std::size_t worker = sleepers_.back();
   sleepers_.pop_back();
   //@ mutant threads notify_count_stale: takes the sleeper off the list but not off the count, so the count says more workers sleep than the list holds
+  //@ mutant threads notify_count_load_store: reads the count before taking the lock and stores it less one after, so a worker that lists itself in between is not counted, and the next task wakes nobody
   num_sleeping_.fetch_sub(1, std::memory_order_seq_cst);
+  //@ instead
+  num_sleeping_.store(sleeping - 1, std::memory_order_seq_cst);
+  //@ end
   //@ instead
   //@ end
   return worker;

@@ -42,11 +42,15 @@ bool Idle::transition_worker_to_searching() {
 bool Idle::transition_worker_from_searching() {
   //@ exercise stealing searching
   //@ mutant stealing from_searching_never_last: never reports the last searcher
+  //@ mutant stealing from_searching_keeps_count: reads the count to tell whether it was the last, but never counts itself out
   //@ mutant stealing from_searching_load_then_store: reads the count, then stores one less: two searchers leaving at once both count from the same number
   std::uint32_t previous = state_.fetch_sub(1, std::memory_order_seq_cst);
   //@ instead
   std::uint32_t previous = state_.load(std::memory_order_seq_cst);
   state_.store(previous - 1, std::memory_order_seq_cst);
+  //@ end
+  //@ instead
+  std::uint32_t previous = state_.load(std::memory_order_seq_cst);
   //@ end
   return (previous & searching_mask) == 1;
   //@ instead

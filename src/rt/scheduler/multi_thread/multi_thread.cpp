@@ -54,13 +54,20 @@ void MultiThread::shutdown() {
   //@ exercise threads shutdown
   // 1. Close the queue: every worker leaves its loop once it sees it
   //    closed, and every later wake drops its Notified.
+  //@ mutant threads shutdown_wakes_before_close: wakes the workers first and closes the queue after, so a worker that wakes, finds the queue still open and parks again sleeps through the close
   Header* queued = inject_.close();
+  //@ instead
+  //@ end
   // 2. Wake every worker, so that the parked ones see it too, then wait
   //    for each to finish the poll it is in.
   idle_.take_all();
   //@ mutant threads shutdown_wakes_nobody: joins the workers without waking the parked ones
   for (Worker& worker : workers_) worker.parker.unpark();
   //@ instead
+  //@ end
+  //@ mutant threads shutdown_wakes_before_close: wakes the workers first and closes the queue after, so a worker that wakes, finds the queue still open and parks again sleeps through the close
+  //@ instead
+  Header* queued = inject_.close();
   //@ end
 //@ chapters ..timers
   for (loom::thread& thread : threads_) thread.join();

@@ -137,6 +137,7 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
     //@ instead
     if (tail - real < Capacity) {
     //@ end
+      //@ mutant stealing push_tail_before_slot: publishes the new tail before it writes the task into its slot, so a stealer may read the slot first
       buffer_[tail & mask].write(task);
       // Release: whoever acquires the new tail (a stealer) finds the
       // task in its slot.
@@ -144,6 +145,10 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
       tail_.store(tail + 1, std::memory_order_release);
       //@ instead
       tail_.store(tail + 1, std::memory_order_relaxed);
+      //@ end
+      //@ instead
+      tail_.store(tail + 1, std::memory_order_release);
+      buffer_[tail & mask].write(task);
       //@ end
       return Pushed::local;
     }
@@ -183,11 +188,24 @@ bool LocalQueue<Capacity>::push_overflow(Header* task, std::uint32_t head, std::
   // Claim all Capacity tasks at once: moving the head to the tail leaves
   // the ring empty for stealers. Release, as every move of head_. Fails
   // when a stealer got there first.
+  //@ mutant stealing overflow_hands_back_first: hands the older half back to the ring before it claims the ring, so for a moment the ring counts more tasks than it can hold
+  //@ instead
+  tail_.store(tail + half, std::memory_order_release);
+  //@ end
+  //@ mutant stealing overflow_claims_by_store: claims the full ring with a plain store, not a compare-and-swap, so a steal claimed meanwhile is undone and its tasks come out twice
+  //@ mutant local-queues overflow_claims_relaxed: claims the full ring with a relaxed compare-and-swap, so a thread that reads the new head may read an older tail and count fewer than zero tasks
   std::uint64_t expected = pack(head, head);
   if (!head_.compare_exchange_strong(expected, pack(tail, tail), std::memory_order_release,
                                      std::memory_order_relaxed)) {
     return false;
   }
+  //@ instead
+  std::uint64_t expected = pack(head, head);
+  if (!head_.compare_exchange_strong(expected, pack(tail, tail), std::memory_order_relaxed)) return false;
+  //@ end
+  //@ instead
+  head_.store(pack(tail, tail), std::memory_order_release);
+  //@ end
   // The newer half (head + half .. tail) and the new task become one chain.
   //@ mutant local-queues overflow_moves_older_half: sends the older half to the global queue
   Header* first = buffer_[(head + half) & mask].read();
@@ -210,7 +228,10 @@ bool LocalQueue<Capacity>::push_overflow(Header* task, std::uint32_t head, std::
   // (head + i), since tail - head == Capacity. Handing it back is one
   // store. Release: a stealer that acquires the tail finds those tasks.
   //@ mutant local-queues overflow_drops_older_half: never hands the older half back to the ring
+  //@ mutant stealing overflow_hands_back_first: (handed back already, before the claim)
   tail_.store(tail + half, std::memory_order_release);
+  //@ instead
+  //@ end
   //@ instead
   //@ end
   inject.push_batch(first, task, half + 1);
@@ -256,10 +277,19 @@ Header* LocalQueue<Capacity>::pop() {
     //@ end
     // AcqRel: acquire what a stealer released; release the slot to
     // whoever reads this head next. On failure `head` is reloaded.
+    //@ mutant stealing pop_load_then_store: moves the head with a plain store, not a compare-and-swap, so a steal claimed since its load is undone and those tasks come out twice
+    //@ mutant local-queues pop_relaxed: moves the head with a relaxed compare-and-swap, so a thread that reads the new head may read an older tail and count fewer than zero tasks
     if (head_.compare_exchange_weak(head, next, std::memory_order_acq_rel,
                                     std::memory_order_acquire)) {
       return buffer_[real & mask].read();
     }
+    //@ instead
+    if (head_.compare_exchange_weak(head, next, std::memory_order_relaxed)) return buffer_[real & mask].read();
+    //@ end
+    //@ instead
+    head_.store(next, std::memory_order_release);
+    return buffer_[real & mask].read();
+    //@ end
   }
   //@ starter
   // TODO: take the task at the real head, or return nullptr when the ring

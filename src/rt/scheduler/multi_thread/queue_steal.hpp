@@ -79,7 +79,11 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
     n = available;
     //@ end
     if (n == 0) return 0;
+    //@ mutant stealing steal_claims_both_heads: claims by moving the steal head along with the real head, so nothing keeps the owner off the slots it is still copying
     next = pack(steal, real + n);
+    //@ instead
+    next = pack(real + n, real + n);
+    //@ end
     if (auto hook = before_steal_claim.load(std::memory_order_acquire)) hook();
     // AcqRel: acquire the owner's latest pops; release our claim. On
     // failure (the owner popped, or another stealer won) `prev` reloads.
@@ -104,10 +108,14 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
     // AcqRel: release the slots to the owner, who acquires head_ before
     // it overwrites them.
     //@ mutant stealing steal_release_by_store: releases its claim with a plain store, undoing the owner's pops meanwhile
+    //@ mutant stealing steal_release_relaxed: releases its claim with a relaxed compare-and-swap, so the owner may overwrite a slot before the copy out of it is done
     if (head_.compare_exchange_weak(prev, pack(real, real), std::memory_order_acq_rel,
                                     std::memory_order_acquire)) {
       return n;
     }
+    //@ instead
+    if (head_.compare_exchange_weak(prev, pack(real, real), std::memory_order_relaxed)) return n;
+    //@ end
     //@ instead
     head_.store(pack(real, real), std::memory_order_release);
     return n;

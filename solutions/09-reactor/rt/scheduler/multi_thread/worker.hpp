@@ -49,6 +49,10 @@ class MultiThread final : public SchedulerHandle, public std::enable_shared_from
   std::uint64_t worker_unpark_count(std::size_t worker) const override;
 
  private:
+  // The model tests (tests/04-threads/model) drive park, run and the
+  // queues directly, as Tokio's loom tests reach its worker's internals.
+  friend struct MultiThreadModelAccess;
+
   // What each worker has of its own: core.hpp.
   struct Worker;
 

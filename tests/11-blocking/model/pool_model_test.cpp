@@ -1,0 +1,108 @@
+// Chapter 11, under the model checker: the blocking pool's threads, its
+// counts under one mutex, and its condition variable. Every schedule of a
+// spawn against a thread going idle, leaving, or shutting down (with at
+// most two preemptions) is run. In the model a keep-alive's timed wait
+// times out only when no thread at all could run otherwise: a thread that
+// spins (model::yield_now) keeps every idle thread from timing out, and a
+// thread that blocks lets them.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "blocking_model.hpp"
+#include "model.hpp"
+
+using ch11_model::Flag;
+using ch11_model::Jobs;
+
+TEST_CASE("model: a job spawned while the pool's one thread is idle wakes that thread and runs" * POINTS(2)) {
+  rt_test::explore([] {
+    Jobs jobs({.thread_cap = 2});
+    Flag first_ran;
+    Flag second_ran;
+    rt::JoinHandle<void> first = jobs.spawn([&] { first_ran.set(); });
+    first_ran.wait();
+    // The thread counts itself idle once the job is over. Spinning, this
+    // thread keeps the idle one's keep-alive from running out.
+    while (jobs.pool().num_idle_threads() == 0) model::yield_now();
+    rt::JoinHandle<void> second = jobs.spawn([&] { second_ran.set(); });
+    model::check(jobs.pool().num_threads() == 1,
+                 "a job spawned while a thread was idle started a second thread instead of waking the idle one");
+    second_ran.wait();  // a wake-up the idle thread took for a spurious one: nobody runs the job
+    jobs.pool().shutdown(std::nullopt);
+    model::check(jobs.pool().num_threads() == 0, "shutdown without a timeout returned before every thread left");
+    jobs.check_ran(first);
+    jobs.check_ran(second);
+  });
+}
+
+TEST_CASE("model: two jobs spawned at one idle thread get two threads when the cap allows two" * POINTS(1)) {
+  // The first job waits for the second: both must run at once, so the
+  // second may not be handed to the idle thread the first one took.
+  rt_test::explore([] {
+    Jobs jobs({.thread_cap = 2});
+    Flag warm;
+    Flag second_ran;
+    rt::JoinHandle<void> warm_up = jobs.spawn([&] { warm.set(); });
+    warm.wait();
+    while (jobs.pool().num_idle_threads() == 0) model::yield_now();
+    rt::JoinHandle<void> first = jobs.spawn([&] { second_ran.wait(); });
+    rt::JoinHandle<void> second = jobs.spawn([&] { second_ran.set(); });
+    model::check(jobs.pool().num_threads() == 2,
+                 "the second job was handed to the idle thread the first job had already taken");
+    jobs.pool().shutdown(std::nullopt);
+    jobs.check_ran(warm_up);
+    jobs.check_ran(first);
+    jobs.check_ran(second);
+  });
+}
+
+TEST_CASE("model: a thread that left on its keep-alive is no longer counted idle and the next job runs" * POINTS(1)) {
+  rt_test::explore([] {
+    Jobs jobs({.thread_cap = 1});
+    Flag first_ran;
+    Flag second_ran;
+    rt::JoinHandle<void> first = jobs.spawn([&] { first_ran.set(); });
+    first_ran.wait();
+    std::optional<rt::JoinHandle<void>> second;
+    // Its timed waits time out only after the pool thread's, which is
+    // older: time passes when every thread waits. (A pool thread that
+    // never leaves times out again and again, and the checker reports
+    // a livelock.)
+    model::thread later([&] {
+      model::mutex mutex;
+      model::condition_variable never;
+      std::unique_lock lock(mutex);
+      for (int waits = 0; jobs.pool().num_threads() != 0; ++waits) {
+        model::check(waits < 3, "an idle thread did not leave when its keep-alive ran out");
+        (void)never.wait_for(lock, std::chrono::seconds(1));
+      }
+      model::check(jobs.pool().num_idle_threads() == 0, "a thread that left is still counted idle");
+      second = jobs.spawn([&] { second_ran.set(); });
+    });
+    later.join();
+    second_ran.wait();  // handed to a thread that left: nobody runs it
+    jobs.pool().shutdown(std::nullopt);
+    jobs.check_ran(first);
+    jobs.check_ran(*second);
+  });
+}
+
+TEST_CASE("model: shutdown with a timeout returns while a job runs on and leaves its thread to finish it" * POINTS(1)) {
+  rt_test::explore([] {
+    Jobs jobs({.thread_cap = 1});
+    Flag started;
+    Flag release;
+    rt::JoinHandle<void> job = jobs.spawn([&] {
+      started.set();
+      release.wait();
+    });
+    started.wait();
+    // The job waits for this thread: the timeout is the only way out.
+    jobs.pool().shutdown(std::chrono::seconds(1));
+    release.set();
+    while (!job.is_finished()) model::yield_now();
+    jobs.check_ran(job);
+  });
+}
