@@ -29,6 +29,7 @@ std::vector<Carrier*>& idle = *new std::vector<Carrier*>;
 
 thread_local Execution* running = nullptr;
 thread_local int running_id = -1;
+thread_local Carrier* running_carrier = nullptr;  // this OS thread's, read without the threads' table
 
 bool is_acquire(std::memory_order order) {
   return order == std::memory_order_acquire || order == std::memory_order_acq_rel ||
@@ -90,6 +91,7 @@ void carrier_main(Carrier* carrier) {
     lock.unlock();
     running = execution;
     running_id = id;
+    running_carrier = carrier;
     try {
       thread.entry(thread.closure);
     } catch (const std::exception& error) {
@@ -157,9 +159,10 @@ void Execution::hand_to(int next) {
 }
 
 void Execution::wait_for_baton(int id) {
+  // Not threads_[id].carrier: the thread now running may be adding to
+  // that table.
   std::unique_lock<std::mutex> lock(baton);
-  Carrier* carrier = threads_[static_cast<std::size_t>(id)].carrier;
-  carrier->wake.wait(lock, [&] { return active_ == id && !done_; });
+  running_carrier->wake.wait(lock, [&] { return active_ == id && !done_; });
 }
 
 void Execution::fail(std::string kind, std::string message) {
