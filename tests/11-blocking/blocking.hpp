@@ -53,7 +53,9 @@ void on_each_flavour(Body body, Limits limits = {}) {
   }
 }
 
-// Set once, waited for by blocking code (a blocking job may block).
+// Set once, waited for by blocking code (a blocking job may block). With
+// the runtime's lock and condition variable, so that in a model test a
+// wait nobody ends is a deadlock the model checker reports.
 class Flag {
  public:
   void set() {
@@ -71,8 +73,8 @@ class Flag {
   }
 
  private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
+  rt::loom::mutex mutex_;
+  rt::loom::condition_variable changed_;
   bool set_ = false;
 };
 

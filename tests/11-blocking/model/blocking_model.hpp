@@ -1,7 +1,7 @@
 // Chapter 11's model-test helpers: a blocking pool made by itself (no
 // runtime: its jobs are tasks bound to it), jobs that call a function,
-// and a flag that threads wait for with the checker's lock and condition
-// variable, so that a wait nobody ends is a deadlock the checker reports.
+// and the chapter's Flag, whose lock and condition variable are the
+// checker's here.
 #pragma once
 
 #include <functional>
@@ -9,6 +9,7 @@
 #include <mutex>
 #include <utility>
 
+#include "../blocking.hpp"
 #include "model/model.hpp"
 #include "model/sync.hpp"
 #include "rt/blocking/pool.hpp"
@@ -17,24 +18,7 @@
 
 namespace ch11_model {
 
-// Set once; waited for by any thread.
-class Flag {
- public:
-  void set() {
-    std::lock_guard lock(mutex_);
-    set_ = true;
-    changed_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return set_; });
-  }
-
- private:
-  model::mutex mutex_;
-  model::condition_variable changed_;
-  bool set_ = false;
-};
+using ch11::Flag;
 
 // A blocking pool of its own, and its jobs: each a task whose one poll
 // calls a function, with a JoinHandle that says whether it ran or was
@@ -59,8 +43,8 @@ class Jobs {
     try {
       job.await_resume();
     } catch (const rt::JoinError& error) {
-      model::check(!error.is_cancelled(), "a job that a thread had been found for was cancelled instead of run");
-      model::check(error.is_cancelled(), "a job threw");
+      model::check(false, error.is_cancelled() ? "a job that a thread had been found for was cancelled instead of run"
+                                               : "a job threw");
     }
   }
 
