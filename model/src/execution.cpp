@@ -374,8 +374,6 @@ void Execution::join(int id, Where where) {
   trace(event);
 }
 
-void Execution::detach(int) {}
-
 void Execution::yield(Where where) {
   me().yielded = true;
   schedule(where);

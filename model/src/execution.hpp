@@ -156,7 +156,6 @@ class Execution {
 
   int spawn(void (*entry)(void*), void* closure, void (*destroy)(void*), Where where);
   void join(int thread, Where where);
-  void detach(int thread);
   void yield(Where where);
 
   void destroyed(Handle& handle, char kind);
@@ -169,7 +168,6 @@ class Execution {
   const std::string& failure_kind() const { return failure_kind_; }
   const std::string& failure_message() const { return failure_message_; }
   std::string schedule_text() const;
-  std::size_t steps() const { return steps_; }
   std::size_t pct_steps() const { return pct_steps_; }
 
   int self() const;

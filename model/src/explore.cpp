@@ -46,8 +46,6 @@ std::string Report::describe() const {
   return text + summary() + "\n";
 }
 
-bool in_model() { return detail::current() != nullptr; }
-
 thread::id this_thread::get_id() noexcept {
   detail::Execution* execution = detail::current();
   return execution ? execution->self() : -1;

@@ -28,7 +28,6 @@ class Path {
   int choose(std::uint32_t options);
   // A choice the caller makes itself (PCT's priorities), recorded.
   int record(std::uint32_t options, std::uint32_t taken);
-  bool replaying() const { return position_ < choices_.size(); }
 
   // To the next execution, depth first; false when none is left.
   bool advance();
@@ -42,7 +41,6 @@ class Path {
   // The choices made so far in this execution, as text, and back.
   std::string encode() const;
   bool decode(const std::string& text);
-  std::size_t depth() const { return position_; }
 
  private:
   std::vector<Choice> choices_;

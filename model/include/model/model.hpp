@@ -64,8 +64,4 @@ void check(bool ok, const char* what, Where where = Where::current());
 // thread makes no progress until another one runs.
 void yield_now(Where where = Where::current());
 
-// Whether a search is running on this thread (model code outside a body
-// behaves as plain, sequential code).
-bool in_model();
-
 }  // namespace model
