@@ -180,6 +180,9 @@ Status Parser::parse_inline(std::span<char> input) {
     wanted_ = input.size() + 1;
     return Status::incomplete;
   }
+  // As Redis: longer than the limit is refused even when its end came in
+  // the same read (Redis reads 16 KB at a time, and sees it too long first).
+  if (newline > max_inline) return fail("Protocol error: too big inline request");
   std::size_t end = newline > 0 && input[newline - 1] == '\r' ? newline - 1 : newline;
   offsets_.clear();
   if (!split_inline(input.data(), end, offsets_)) return fail("Protocol error: unbalanced quotes in request");

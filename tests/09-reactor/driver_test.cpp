@@ -9,15 +9,22 @@
 // driver: each poll() below is the only turn, and its events are exactly
 // those the test caused (the peers are raw sockets, registered nowhere).
 // The connections are accepted by hand too: no test here waits for a
-// wake-up it does not check.
+// wake-up it does not check. The one exception is the last test, on a
+// multi-thread runtime: whether a driver asleep with no event to come is
+// woken to free released registrations.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "graded.hpp"
 #include "io.hpp"
+#include "rt/io/registration_set.hpp"
 #include "rt/rt.hpp"
 #include "scoped_hook.hpp"
 #include "wakers.hpp"
@@ -232,5 +239,41 @@ TEST_CASE("connections opened and closed leave no registration behind once the d
     }());
     INFO("registrations held before: " << before << ", after " << connections << " connections came and went: " << after);
     CHECK(after <= before);
+  });
+}
+
+TEST_CASE("registrations released in bulk are freed while the driver sleeps with no event coming" * POINTS(2)) {
+  // Each release waits for the driver's next turn; a driver asleep in
+  // epoll_wait with nothing to report turns only when woken. Every
+  // RegistrationSet::notify_after releases it must be woken to free them,
+  // or a server that closed a burst of connections holds them until the
+  // next event, which may never come.
+  rt_test::on_multi_thread_io([](rt::Runtime& runtime) {
+    constexpr std::size_t connections = 3 * rt::detail::RegistrationSet::notify_after;
+    std::size_t held_open = 0;
+    std::size_t held_after = 0;
+    runtime.block_on([&]() -> rt::Task<> {
+      const auto& io = rt_test::current_driver().io();
+      std::vector<rt::net::TcpStream> streams;
+      std::vector<rt_test::RawSocket> peers;
+      for (std::size_t i = 0; i < connections; ++i) {
+        auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+        streams.push_back(std::move(stream));
+        peers.push_back(std::move(peer));
+      }
+      held_open = io->registrations_held();
+      streams.clear();  // released at once, from this thread, not a worker
+      // The workers are idle: one asleep in the driver, which no socket
+      // event will wake. Bounded, so that a driver never woken fails here.
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while ((held_after = io->registrations_held()) >= rt::detail::RegistrationSet::notify_after &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+    }());
+    INFO("registrations held with " << connections << " streams open: " << held_open
+                                    << "; after they were dropped, with no event since: " << held_after);
+    CHECK(held_open >= connections);
+    CHECK(held_after < rt::detail::RegistrationSet::notify_after);
   });
 }

@@ -2,7 +2,8 @@
 // is an epoll instance and an eventfd, two descriptors, closed when the
 // runtime goes (experiment E6); no thread of its own (its workers park in
 // it); a stream dropped while a task waits on it, or a runtime shut down
-// while tasks wait on sockets, ends cleanly: no hang, no descriptor left.
+// while tasks wait on sockets, ends cleanly: no hang, no descriptor left;
+// and an accept dropped after it took a connection closes it.
 #include <sys/types.h>
 
 #include <atomic>
@@ -207,4 +208,30 @@ TEST_CASE("enabling I/O opens one epoll and one eventfd that close with the runt
     }
     CHECK(rt_test::open_descriptors() == descriptors);
   }
+}
+
+TEST_CASE("an accept dropped after it took a connection closes that connection's descriptor" * POINTS(1)) {
+  // A server that races accept() against a shutdown signal drops the
+  // accept that lost; if it had taken a connection already, that
+  // descriptor is the accept's to close, or one leaks per race lost.
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    std::size_t with_accepted = 0;
+    std::size_t after = 0;
+    runtime.block_on([&]() -> rt::Task<> {
+      rt::net::TcpListener listener = rt::net::TcpListener::bind("127.0.0.1:0");
+      rt::net::SocketAddr address = listener.local_addr();
+      rt_test::RawSocket peer(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+      REQUIRE(::connect(peer.fd(), address.raw(), address.length()) == 0);
+      rt::Waker waker = rt_test::NoopWaker::waker();
+      rt::Context cx(waker);
+      {
+        auto accept = listener.accept();
+        rt_test::turn_until(rt_test::current_driver(), [&] { return accept.poll(cx); });
+        with_accepted = rt_test::open_descriptors();
+      }  // dropped without await_resume
+      after = rt_test::open_descriptors();
+      co_return;
+    }());
+    CHECK(after + 1 == with_accepted);
+  });
 }

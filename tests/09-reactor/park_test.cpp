@@ -157,3 +157,34 @@ TEST_CASE("an unpark that lands as a thread takes the driver to sleep in it make
     CHECK_FALSE(rescued.load());
   });
 }
+
+TEST_CASE("a park while another thread holds the driver sleeps on the condition variable until unparked" * POINTS(2)) {
+  // Two threads of one runtime park at once: one sleeps in the driver,
+  // the other on its condition variable. A park that returns at once
+  // instead has its thread look for work and park again, round and round:
+  // an idle runtime that burns a core.
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    runtime.block_on([&]() -> rt::Task<> {
+      rt::detail::Driver& driver = rt_test::current_driver();
+      REQUIRE(driver.try_lock());  // this thread holds it, as a thread asleep in it would
+      rt::detail::Parker parker(&driver);
+      std::atomic<pid_t> tid{0};
+      std::atomic<bool> returned{false};
+      std::thread sleeper([&] {
+        tid = rt_test::current_tid();
+        parker.park();
+        returned = true;
+      });
+      while (tid.load() == 0) std::this_thread::yield();
+      // Asleep (on a futex) or back: whichever comes first.
+      while (!returned.load() && rt_test::blocked_in(tid.load()) != SYS_futex) std::this_thread::yield();
+      INFO("the driver is held by another thread: park must sleep on the condition variable, not return");
+      CHECK_FALSE(returned.load());
+      parker.unpark();
+      sleeper.join();
+      driver.unlock();
+      CHECK(returned.load());
+      co_return;
+    }());
+  });
+}

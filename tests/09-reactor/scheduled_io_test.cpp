@@ -198,3 +198,24 @@ TEST_CASE("an event between the first look and the storing of the waker is not l
     deliver_to = nullptr;
   }
 }
+
+TEST_CASE("a second waiter's waker replaces the first one's: the event wakes the newer" * POINTS(2)) {
+  // A stream handed to a new task, or a reader aborted and started again:
+  // the waker kept from the first poll belongs to a task that no longer
+  // waits. The event must wake the task that waits now.
+  CountingWaker first;  // before the ScheduledIo: it may hold their clones
+  CountingWaker second;
+  ScheduledIo scheduled;
+  rt::Context first_cx(first.waker());
+  rt::Context second_cx(second.waker());
+  REQUIRE_FALSE(scheduled.poll_readiness(first_cx, io::Direction::read).has_value());
+  REQUIRE_FALSE(scheduled.poll_readiness(second_cx, io::Direction::read).has_value());
+  INFO("the slot holds one waker: the newest poll's");
+  CHECK(first.held() == 0);
+  CHECK(second.held() == 1);
+
+  scheduled.set_readiness(io::readable);
+  scheduled.wake(io::readable);
+  CHECK(second.wakes() == 1);
+  CHECK(first.wakes() == 0);
+}

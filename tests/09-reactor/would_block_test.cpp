@@ -3,9 +3,12 @@
 // for the next event, its waker stored; and an event that arrives between
 // the EAGAIN and the clear is not forgotten. The moments are forced with
 // the runtime's hook rt::detail::after_would_block, which runs between the
-// two: no timing decides what the test sees.
+// two: no timing decides what the test sees. try_read, which never waits,
+// clears stale readiness too, or readable() would be ready for ever.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -178,4 +181,39 @@ TEST_CASE("an event that arrives between a would-block read and its clear is not
   rt_test::on_multi_thread_io([&](rt::Runtime& runtime) { by_hand(runtime, false); });
   rt_test::on_current_thread_io([&](rt::Runtime& runtime) { in_a_task(runtime, true); });
   rt_test::on_multi_thread_io([&](rt::Runtime& runtime) { in_a_task(runtime, false); });
+}
+
+TEST_CASE("a try_read that would block clears the stale readiness: readable() then waits for the next event" * POINTS(2)) {
+  // The loop a server writes with try_read: await readable(), try_read
+  // until it would block, await readable() again. If the would-block
+  // leaves the stale readiness, readable() is ready at once for ever and
+  // the loop spins without reading anything.
+  rt_test::on_current_thread_io([](rt::Runtime& runtime) {
+    ch09::SharedWaker waiting;
+    std::optional<std::size_t> dry;
+    bool waits = false;
+    int woken = 0;
+    std::optional<std::size_t> got;
+    char buffer[4] = {};
+    runtime.block_on([&]() -> rt::Task<> {
+      auto [stream, peer] = co_await stream_read_dry();
+      dry = stream.try_read(buffer);
+      rt::io::Readiness readable = stream.readable();
+      rt::Context cx(waiting.waker());
+      waits = !readable.poll(cx);
+      if (!waits) co_return;
+      rt_test::send_raw(peer.fd(), "b");
+      rt_test::wait_for_data(stream.fd());
+      rt_test::current_driver().poll();  // the only turn: it delivers "b"
+      woken = waiting.wakes();
+      got = stream.try_read(buffer);
+    }());
+    CHECK_FALSE(dry.has_value());
+    INFO("after a would-block, readable() must wait for the next event, its waker stored");
+    REQUIRE(waits);
+    CHECK(woken == 1);
+    REQUIRE(got.has_value());
+    CHECK(*got == 1);
+    CHECK(buffer[0] == 'b');
+  });
 }

@@ -1,23 +1,27 @@
 // Chapter 10: the time driver, which sleeps in epoll_wait no longer than
 // its next timer. A sooner timer registered from another thread while it
 // sleeps (with no timer, or towards one an hour away) must wake it; it
-// must never sleep past a pending timer; and a runtime that shuts down
-// with timers pending neither hangs nor leaks. The test hook
+// must never sleep past a pending timer, nor at all past an overdue one;
+// a paused clock jumps to a timer only when no I/O event is ready; and a
+// runtime that shuts down with timers pending neither hangs nor leaks. The test hook
 // rt::detail::before_time_driver_parks says when the driver is about to
 // sleep, and with what timeout: no sleep is used to wait for a thread.
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
 #include "counting_waker.hpp"
 #include "gate.hpp"
 #include "graded.hpp"
+#include "io.hpp"
 #include "rt/rt.hpp"
 #include "rt/time/driver.hpp"
 #include "scoped_hook.hpp"
@@ -243,6 +247,64 @@ TEST_CASE("the driver never sleeps past its next timer" * POINTS(2)) {
     std::lock_guard lock(limit.mutex);
     limit.task = rt::Waker();
   }());
+}
+
+TEST_CASE("a timer overdue when the driver parks makes it look without sleeping" * POINTS(1)) {
+  // The thread ran past a deadline without parking (a long poll): the
+  // wheel's next timer is behind now. The driver must not sleep at all;
+  // "deadline minus now" in unsigned ticks would sleep for ever instead.
+  ParkLimit limit;
+  LimitParks parks(limit);
+  rt::Runtime runtime = ch10::current_thread();
+  runtime.block_on([&]() -> rt::Task<> {
+    CountingWaker first_waker;  // first: it outlives the sleep, which holds a clone
+    auto sleep = std::make_unique<Sleep>(Instant::now() + 2ms);
+    rt::Context cx(first_waker.waker());
+    REQUIRE_FALSE(sleep->poll(cx));
+    Instant overdue = sleep->deadline() + 3ms;
+    while (Instant::now() < overdue) {
+      // busy, as a long poll would be: no park, so the timer stays due in the wheel
+    }
+    co_await SleepWatched(*sleep, limit, 0);
+    INFO("the driver was about to sleep for " << limit.worst.load() << " ms (-1: with no timeout)");
+    CHECK_FALSE(limit.overslept.load());
+    CHECK(sleep->is_elapsed());
+    std::lock_guard lock(limit.mutex);
+    limit.task = rt::Waker();
+  }());
+}
+
+namespace {
+
+rt::Task<> read_one_byte(rt::net::TcpStream& stream, Instant start, std::int64_t& read_at, bool& reading) {
+  char byte = 0;
+  reading = true;
+  co_await stream.read(std::span<char>(&byte, 1));
+  read_at = ch10::us(Instant::now() - start);
+}
+
+}  // namespace
+
+TEST_CASE("a paused clock does not jump to the next timer while an I/O event is ready" * POINTS(2)) {
+  // Paused, the driver moves the clock to the next timer only when
+  // nothing else can happen: a read whose data has come happens now, not
+  // after the hour that another task sleeps.
+  rt::Runtime runtime = rt::Builder::new_current_thread().enable_io().enable_time().start_paused(true).build();
+  std::int64_t read_at = -1;
+  runtime.block_on([&]() -> rt::Task<> {
+    Instant start = Instant::now();
+    auto [stream, peer] = co_await rt_test::stream_with_raw_peer();
+    rt::JoinHandle<void> sleeper = rt::spawn(sleep_for(1h));
+    bool reading = false;
+    rt::JoinHandle<void> reader = rt::spawn(read_one_byte(stream, start, read_at, reading));
+    while (!reading) co_await rt::yield_now();  // the reader waits on its read now
+    rt_test::send_raw(peer.fd(), "x");
+    rt_test::wait_for_data(stream.fd());  // in the socket before the driver looks
+    co_await reader;
+    sleeper.abort();
+  }());
+  INFO("microseconds of clock time when the ready read completed (3600000000: the clock jumped to the sleeper's timer)");
+  CHECK(read_at == 0);
 }
 
 namespace {

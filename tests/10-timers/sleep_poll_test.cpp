@@ -90,6 +90,21 @@ TEST_CASE("a sleep polled from one waker then another wakes only the newest" * P
   }());
 }
 
+TEST_CASE("a sleep never polled says it elapsed exactly from its deadline's tick" * POINTS(1)) {
+  // Not in the wheel yet, it answers from the clock: at its deadline, not
+  // a tick later (a select that checks is_elapsed first would wait a
+  // millisecond too long) and not a tick earlier.
+  rt::Runtime runtime = ch10::paused();
+  runtime.block_on([]() -> rt::Task<> {
+    Sleep sleep(Instant::now() + 5ms);
+    co_await rt::time::advance(4ms);
+    CHECK_FALSE(sleep.is_elapsed());
+    co_await rt::time::advance(1ms);
+    INFO("the clock stands at the deadline");
+    CHECK(sleep.is_elapsed());
+  }());
+}
+
 TEST_CASE("a waker that resets its sleep from inside wake re-arms it" * POINTS(2)) {
   rt::Runtime runtime = ch10::paused();
   runtime.block_on([&runtime]() -> rt::Task<> {

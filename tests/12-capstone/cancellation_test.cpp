@@ -8,6 +8,7 @@
 #include "counting_waker.hpp"
 #include "flavours.hpp"
 #include "graded.hpp"
+#include "live_allocations.hpp"  // the only file of this chapter that includes it
 #include "rt/rt.hpp"
 #include "scoped_hook.hpp"
 
@@ -80,6 +81,18 @@ TEST_CASE("a child token is cancelled with its parent and cancelling a child lea
   CHECK_MESSAGE(grandchild.is_cancelled(), "the parent's cancel() did not reach its child's child");
   CHECK(waker.wakes() == 1);
   CHECK(parent.child_token().is_cancelled());  // a child of a cancelled token is born cancelled
+}
+
+TEST_CASE("a long-lived token keeps no record of children that are gone" * POINTS(1)) {
+  // A server's stop token outlives every connection's child: a record of
+  // each child that ever was would grow with every connection served.
+  rt::CancellationToken parent;
+  for (int i = 0; i < 8; ++i) (void)parent.child_token();
+  long before = rt_test::live_allocations();
+  for (int i = 0; i < 1000; ++i) (void)parent.child_token();
+  long grown = rt_test::live_allocations() - before;
+  INFO("blocks still allocated after 1000 children came and went: " << grown);
+  CHECK(grown < 8);
 }
 
 TEST_CASE("a cancel between a waiter's Notified and its look at the flag still ends the wait" * POINTS(3)) {

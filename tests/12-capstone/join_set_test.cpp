@@ -1,7 +1,7 @@
 // Chapter 12: JoinSet. Tasks come out of join_next in the order they
 // finish; the set's length counts the tasks not yet joined; a completion
 // wakes the task waiting in join_next; a task the set forgot never comes
-// back; destroying the set aborts what is left. The order of completions
+// back; destroying the set, or its shutdown, aborts what is left. The order of completions
 // is forced with oneshot channels, never left to timing.
 #include <memory>
 #include <optional>
@@ -190,6 +190,53 @@ TEST_CASE("destroying a JoinSet aborts the tasks it still holds" * POINTS(2)) {
       }
       CHECK_MESSAGE(cancelled, "a task of a destroyed JoinSet was not cancelled");
       (void)sender;
+    }());
+  });
+}
+
+namespace {
+
+rt::Task<> shut_down(rt::JoinSet<int>& set) { co_await set.shutdown(); }
+
+}  // namespace
+
+TEST_CASE("shutdown aborts the tasks still waiting and returns once each has ended" * POINTS(2)) {
+  // Current-thread: a bounded number of yields runs every abort through.
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      std::vector<rt::oneshot::Sender<int>> senders;  // never used: the tasks wait for ever
+      std::vector<rt::oneshot::Receiver<int>> gone;   // each hears its task's frame destroyed
+      rt::JoinSet<int> set;
+      for (int i = 0; i < 3; ++i) {
+        auto [sender, receiver] = rt::oneshot::channel<int>();
+        auto [gone_sender, gone_receiver] = rt::oneshot::channel<int>();
+        senders.push_back(std::move(sender));
+        gone.push_back(std::move(gone_receiver));
+        set.spawn([](rt::oneshot::Receiver<int> in, rt::oneshot::Sender<int> keep) -> rt::Task<int> {
+          (void)keep;
+          co_return co_await in;
+        }(std::move(receiver), std::move(gone_sender)));
+      }
+      co_await settle();  // all three wait on their channels
+      rt::JoinHandle<void> closing = rt::spawn(shut_down(set));
+      co_await settle();
+      INFO("shutdown must abort the tasks, not only wait for them: these wait for ever");
+      CHECK(closing.is_finished());
+      CHECK(set.is_empty());
+      if (!closing.is_finished()) {
+        set.abort_all();  // what shutdown forgot, so that the test ends
+        co_await closing;
+        co_return;
+      }
+      int cancelled = 0;
+      for (auto& receiver : gone) {
+        try {
+          co_await receiver;
+        } catch (const rt::oneshot::RecvError&) {
+          ++cancelled;
+        }
+      }
+      CHECK(cancelled == 3);
     }());
   });
 }

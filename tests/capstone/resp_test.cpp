@@ -136,6 +136,9 @@ TEST_CASE("malformed arrays get Redis's protocol errors") {
 TEST_CASE("a line too long without its end is an error, not an ever-growing buffer") {
   CHECK(parse_once(std::string(Parser::max_inline + 1, 'a')).error == "Protocol error: too big inline request");
   CHECK(parse_once(std::string(Parser::max_inline, 'a')).status == Status::incomplete);
+  // Whole, with its end in the same read, it is still too long.
+  CHECK(parse_once("PING " + std::string(70 * 1024, 'a') + "\r\n").error == "Protocol error: too big inline request");
+  CHECK(parse_once("PING " + std::string(Parser::max_inline - 10, 'a') + "\r\n").status == Status::complete);
   CHECK(parse_once("*" + std::string(Parser::max_inline, '1')).error == "Protocol error: too big mbulk count string");
   CHECK(parse_once("*1\r\n$" + std::string(Parser::max_inline, '1')).error == "Protocol error: too big bulk count string");
 }

@@ -76,6 +76,8 @@ class BlockingPool final : public Schedule, public std::enable_shared_from_this<
   // Idle until spawn picks this thread, the keep-alive runs out, or
   // shutdown; true when there is work to do.
   bool wait_for_work(std::unique_lock<loom::mutex>& lock);
+  // At shutdown: cancels what is queued, but runs the mandatory jobs.
+  void drain(std::unique_lock<loom::mutex>& lock);
   // What a leaving thread does with its own std::thread: the next to
   // leave joins it (Tokio's last_exiting_thread).
   void forget_thread(std::size_t id, std::unique_lock<loom::mutex>& lock);

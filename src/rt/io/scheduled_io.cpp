@@ -16,7 +16,11 @@ std::optional<ReadyEvent> ScheduledIo::poll_readiness(Context& cx, io::Direction
   if (auto hook = before_io_waker_stored.load(std::memory_order_acquire)) hook();
   std::lock_guard lock(waiters_mutex_);
   Waker& slot = direction == io::Direction::read ? reader_ : writer_;
+  //@ mutant reactor poll_keeps_stale_waker: keeps the waker already in the slot, so a newer task that waits is never woken
   if (!slot.will_wake(cx.waker())) slot = cx.waker();
+  //@ instead
+  if (!slot) slot = cx.waker();
+  //@ end
   // Look again, now that the waker is where the driver will find it: an
   // event that came after the first look has set its bits by now, and one
   // that comes later will find the waker (wake() takes this lock).

@@ -17,7 +17,11 @@ void Parker::park() {
   //@ end
     park_driver();
     driver_->unlock();
+  //@ mutant reactor park_returns_when_driver_held: returns at once when another thread holds the driver, so the thread spins looking for work
   } else {
+  //@ instead
+  } else if (!driver_) {
+  //@ end
     park_condvar();
   }
   //@ starter

@@ -59,7 +59,10 @@ CancellationToken CancellationToken::child_token() const {
     if (!state_->cancelled.load(std::memory_order_relaxed)) {  // relaxed: the mutex orders it with cancel()
       // Forget children that are gone, so that a long-lived parent of
       // short-lived children does not grow.
+      //@ mutant capstone child_token_keeps_dead_children: never forgets children that are gone, so a long-lived parent grows with every child
       std::erase_if(state_->children, [](const auto& weak) { return weak.expired(); });
+      //@ instead
+      //@ end
       state_->children.push_back(child);
       return CancellationToken(child);
     }

@@ -124,7 +124,10 @@ class JoinSet {
   void detach_all() { list_->detach_all(); }
   // Aborts every task and waits for them all to end.
   Task<> shutdown() {
+    //@ mutant capstone shutdown_never_aborts: waits for the tasks to end without aborting them
     abort_all();
+    //@ instead
+    //@ end
     for (;;) {
       try {
         if (!(co_await join_next())) co_return;

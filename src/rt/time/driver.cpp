@@ -125,7 +125,11 @@ int TimeDriver::park_timeout(int timeout_ms) {
   next_wake_.store(next.value_or(never), std::memory_order_release);
   if (!next) return timeout_ms;
   std::uint64_t now = now_tick();
+  //@ mutant timers overdue_timeout_wraps: subtracts now from an overdue deadline, which wraps: the driver sleeps for ever instead of firing it
   std::uint64_t until = *next > now ? *next - now : 0;
+  //@ instead
+  std::uint64_t until = *next - now;
+  //@ end
   auto until_ms = static_cast<int>(std::min<std::uint64_t>(until, INT_MAX));
   return timeout_ms < 0 ? until_ms : std::min(timeout_ms, until_ms);
 }
@@ -142,7 +146,12 @@ void TimeDriver::park(int timeout_ms) {
   if (clock_.is_paused() && timeout > 0) {
     // A paused clock never reaches the timer: look at I/O without
     // sleeping, and if nothing came, move the clock to the timer instead.
+    //@ mutant timers paused_clock_ignores_io: moves the paused clock to the timer even when an I/O event came, so a read ready now happens at the timer's time
     if (io_->turn(0) == 0) {
+    //@ instead
+    io_->turn(0);
+    {
+    //@ end
       time::Instant next = tick_to_instant(now_tick() + static_cast<std::uint64_t>(timeout));
       clock_.advance(next - clock_.now());
     }
@@ -158,13 +167,15 @@ void TimeDriver::park(int timeout_ms) {
   //  - park_timeout(timeout_ms) reads the wheel's next deadline (and lets
   //    registrations know it, so that an earlier timer wakes us) and
   //    gives the timeout to sleep;
-  //  - call the test hook, then sleep: io_->turn(timeout);
-  //      if (auto hook = before_time_driver_parks.load(std::memory_order_acquire)) hook(timeout);
-  //  - then fire every timer due now: process_at(now_tick()).
   //  - a paused clock (clock_.is_paused()) never gets to the timer by
   //    itself: with a timeout above 0, poll I/O instead (io_->turn(0)),
-  //    and if no event came, advance the clock by the timeout
-  //    (clock_.advance) before firing.
+  //    and if no event came, advance the clock (clock_.advance) to the
+  //    instant of the tick now_tick() + timeout (tick_to_instant), not by
+  //    the timeout: now may sit inside a tick;
+  //  - otherwise, call the test hook right before the real sleep, then
+  //    sleep: io_->turn(timeout);
+  //      if (auto hook = before_time_driver_parks.load(std::memory_order_acquire)) hook(timeout);
+  //  - either way, then fire every timer due now: process_at(now_tick()).
   // Hint: why must the sleep stop at the next timer, and what wakes it
   // if a sooner timer is registered while it sleeps?
   (void)timeout_ms;

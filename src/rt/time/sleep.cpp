@@ -72,7 +72,11 @@ Sleep::~Sleep() {
 //@ listing-end sleep
 
 bool Sleep::is_elapsed() {
+  //@ mutant timers is_elapsed_off_by_one: says a sleep never polled elapsed a tick after its deadline
   if (!registered_) return driver_->deadline_to_tick(deadline_) <= driver_->now_tick();
+  //@ instead
+  if (!registered_) return driver_->deadline_to_tick(deadline_) < driver_->now_tick();
+  //@ end
   return driver_->has_fired(entry_);
 }
 

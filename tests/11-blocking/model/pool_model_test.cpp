@@ -47,10 +47,15 @@ TEST_CASE("model: two jobs spawned at one idle thread get two threads when the c
     rt::JoinHandle<void> warm_up = jobs.spawn([&] { warm.set(); });
     warm.wait();
     while (jobs.pool().num_idle_threads() == 0) model::yield_now();
-    rt::JoinHandle<void> first = jobs.spawn([&] { second_ran.wait(); });
+    Flag first_ran;
+    rt::JoinHandle<void> first = jobs.spawn([&] {
+      second_ran.wait();
+      first_ran.set();
+    });
     rt::JoinHandle<void> second = jobs.spawn([&] { second_ran.set(); });
     model::check(jobs.pool().num_threads() == 2,
                  "the second job was handed to the idle thread the first job had already taken");
+    first_ran.wait();  // a shutdown sooner may cancel a job no thread has taken yet
     jobs.pool().shutdown(std::nullopt);
     jobs.check_ran(warm_up);
     jobs.check_ran(first);
@@ -105,4 +110,37 @@ TEST_CASE("model: shutdown with a timeout returns while a job runs on and leaves
     while (!job.is_finished()) model::yield_now();
     jobs.check_ran(job);
   });
+}
+
+TEST_CASE("model: shutdown cancels a job still queued for an idle thread and runs a mandatory one" * POINTS(2)) {
+  // The idle thread was woken for the jobs, and shutdown came before it
+  // took them: the ordinary job is cancelled (whoever awaits it hears
+  // so), the mandatory one (a worker loop that owns a core) still runs.
+  // Where the thread takes them first, both run.
+  int schedules_cancelling = 0;
+  rt_test::explore([&] {
+    Jobs jobs({.thread_cap = 1});
+    Flag warm;
+    rt::JoinHandle<void> warm_up = jobs.spawn([&] { warm.set(); });
+    warm.wait();
+    while (jobs.pool().num_idle_threads() == 0) model::yield_now();
+    rt::JoinHandle<void> ordinary = jobs.spawn([] {});
+    rt::JoinHandle<void> mandatory = jobs.spawn([] {}, true);
+    jobs.pool().shutdown(std::nullopt);
+    jobs.check_ran(warm_up);
+    model::check(mandatory.is_finished(), "a mandatory job queued before shutdown neither ran nor was cancelled");
+    try {
+      mandatory.await_resume();
+    } catch (const rt::JoinError&) {
+      model::check(false, "shutdown cancelled a mandatory job: it must run (it is a worker loop that owns a core)");
+    }
+    model::check(ordinary.is_finished(), "a job queued before shutdown neither ran nor was cancelled");
+    try {
+      ordinary.await_resume();
+    } catch (const rt::JoinError& error) {
+      if (error.is_cancelled()) ++schedules_cancelling;
+    }
+  });
+  INFO("in no schedule was the queued job cancelled: shutdown ran it although the runtime was shutting down");
+  CHECK(schedules_cancelling > 0);
 }

@@ -65,24 +65,31 @@ void BlockingPool::run(std::size_t id) {
       run_job(job);
       lock.lock();
     }
-    if (!wait_for_work(lock)) break;
-  }
-  if (shutdown_) {
-    // What is still queued will never run: cancel it, so that whoever
-    // awaits it hears so. A worker loop is run instead: it owns a core.
-    while (!queue_.empty()) {
-      Job job = queue_.front();
-      queue_.pop_front();
-      lock.unlock();
-      if (job.mandatory) {
-        run_job(job);
-      } else {
-        cancel_job(job);
-      }
-      lock.lock();
+    bool woken = wait_for_work(lock);
+    // Shutting down, even if woken for a job (as Tokio's pool does): what
+    // is still queued will never run. Cancel it, so that whoever awaits it
+    // hears so; a mandatory job (a worker loop, which owns a core) runs.
+    if (shutdown_) {
+      drain(lock);
+      break;
     }
+    if (!woken) break;
   }
   forget_thread(id, lock);
+}
+
+void BlockingPool::drain(std::unique_lock<loom::mutex>& lock) {
+  while (!queue_.empty()) {
+    Job job = queue_.front();
+    queue_.pop_front();
+    lock.unlock();
+    if (job.mandatory) {
+      run_job(job);
+    } else {
+      cancel_job(job);
+    }
+    lock.lock();
+  }
 }
 
 bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
