@@ -416,6 +416,25 @@ def check_usage_error(grader, workdir):
     check(result.returncode == 2, "an unknown option is a usage error (exit 2)")
 
 
+def check_stuck_stopped_early(grader, fixture, workdir):
+    """A test whose every thread sleeps for good is stopped within seconds,
+    long before a generous time limit; a spinning one is not (it could
+    still finish)."""
+    json_path = os.path.join(workdir, "stuck.json")
+    started = time.monotonic()
+    run_grader(grader, *fixture_args(fixture), "--timeout", "60", "--filter", "deadlocks two threads",
+               "--json", json_path)
+    took = time.monotonic() - started
+    tests = {t["name"]: t for t in (load_json(json_path) or {}).get("tests", [])}
+    test = tests.get("deadlocks two threads", {})
+    message = test.get("message", "")
+    check(test.get("status") == "timeout" and test.get("seconds", 1e9) < 5 and took < 30,
+          "a deadlock is stopped in under 5 s, not at the 60 s limit",
+          f"{test.get('status')} after {test.get('seconds')} s (the grader took {took:.1f} s)")
+    check("not at its 60 s limit" in message and "wait with no timeout" in message,
+          "the early stop says why", message[:400])
+
+
 def main():
     global SOURCE
     if len(sys.argv) != 4:
@@ -425,6 +444,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="check-grader-") as workdir:
         check_listing(fixture)
         check_full_run(grader, fixture, workdir)
+        check_stuck_stopped_early(grader, fixture, workdir)
         check_killed_run(grader, fixture, workdir)
         check_repeat(grader, fixture, workdir)
         check_todo_grace(grader, fixture, workdir)

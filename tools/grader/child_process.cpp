@@ -269,6 +269,7 @@ class Watch {
         kill_descendants_(request.kill_descendants),
         on_output_(request.on_output),
         on_timeout_(request.on_timeout),
+        stuck_check_(request.stuck),
         marker_(request.marker),
         marker_grace_(std::chrono::duration_cast<Clock::duration>(request.marker_grace)) {
     if (request.timeout)
@@ -311,6 +312,9 @@ class Watch {
       return true;
     if (deadline_ && Clock::now() >= *deadline_) {
       timed_out_ = true;
+      stopped_at_ = Clock::now();
+    } else if (!reaped_ && stuck_check_ && stuck_check_(pid_)) {
+      timed_out_ = stuck_ = true;
       stopped_at_ = Clock::now();
     }
     return timed_out_;
@@ -357,6 +361,7 @@ class Watch {
     ChildOutcome o;
     o.seconds = seconds_run();
     o.timed_out = timed_out_;
+    o.stuck = stuck_;
     o.timeout_report = timeout_report_;
     if (WIFEXITED(status_)) o.exit_code = WEXITSTATUS(status_);
     if (WIFSIGNALED(status_)) o.signal = WTERMSIG(status_);
@@ -382,6 +387,8 @@ class Watch {
   bool kill_descendants_;
   std::function<void(const char*, std::size_t)> on_output_;
   std::function<std::string(pid_t, double)> on_timeout_;
+  std::function<bool(pid_t)> stuck_check_;
+  bool stuck_ = false;
   std::string timeout_report_;
   std::string marker_;
   Clock::duration marker_grace_;

@@ -51,12 +51,16 @@ struct ChildRequest {
   // its pid and how long it ran: what it returns is the outcome's
   // timeout_report (what the child was doing).
   std::function<std::string(pid_t pid, double seconds)> on_timeout;
+  // Asked now and then while the child runs: true stops it at once, as if
+  // its deadline had come (a test every thread of which sleeps for good).
+  std::function<bool(pid_t pid)> stuck;
 };
 
 struct ChildOutcome {
   std::string output;  // bounded, see OutputCapture
   std::string result;  // what arrived on the result channel
   bool timed_out = false;
+  bool stuck = false;  // timed out early: `stuck` said so
   int exit_code = -1;  // when it exited
   int signal = 0;      // when a signal ended it
   double seconds = 0;  // until it ended, or until its deadline

@@ -94,6 +94,9 @@ void describe(CLI::App& app, Options& o, Switches& s) {
   app.add_flag("--first-failure", o.first_failure,
                "stop at the first test that fails and run no more, nor read what a test that "
                "ran out of time was doing (scripts/mutants: one failing test kills a mutant)");
+  app.add_flag("--stop-at-failure", o.stop_at_failure,
+               "stop after the first test that fails (not one of an exercise not started yet), "
+               "and say so: what scripts/grade --watch does, for a quick answer");
   app.add_flag("--every-test", o.every_test,
                "print every test on a line of its own: tests stopped by an unfinished exercise "
                "are not grouped by exercise, nor regressions folded into one line");

@@ -43,7 +43,8 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
       area_(options.sandbox),
       console_(ConsoleSettings{options.every_test, options.brief}) {
   // A chapter's grade is all its tests, run to the end.
-  records_grades_ = grades_kept(options) && options.filter.empty() && !options.first_failure;
+  records_grades_ = grades_kept(options) && options.filter.empty() && !options.first_failure &&
+                    !options.stop_at_failure;
   for (const ChapterPlan& chapter : plan.chapters)
     for (const TestBinary& binary : chapter.binaries)
       for (const DeclaredTest& test : binary.tests) tests_planned_ += selected(test.name);
@@ -238,6 +239,13 @@ void GradingSession::run_binary(const ChapterPlan& chapter, const TestBinary& bi
     add(result);
     if (options_.first_failure && result.status != Status::pass) {
       stopped_ = true;
+      return;
+    }
+    if (options_.stop_at_failure && result.status != Status::pass && result.status != Status::not_started) {
+      stopped_ = true;
+      print_line(fmt::format("stopped at the first failing test ({}): the tests after it were not run; "
+                             "grade without --watch for the whole chapter",
+                             result.name));
       return;
     }
   }

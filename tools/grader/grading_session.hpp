@@ -77,7 +77,7 @@ class GradingSession {
   GradingRun run_;
   std::vector<std::string> test_object_dirs_;
   bool write_failed_ = false;
-  bool stopped_ = false;  // --first-failure: a test lost points, the rest are not run
+  bool stopped_ = false;  // --first-failure, --stop-at-failure: a test lost points, the rest are not run
   ConsoleReport console_;
   bool records_grades_ = false;  // --grades, for a grade of every test of each chapter
   int tests_planned_ = 0;        // for the progress line: how many are left

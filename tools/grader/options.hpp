@@ -43,6 +43,7 @@ struct Options {
   bool points = false;  // only print each chapter's tests and points
   bool build_only = false;  // build what grading needs in every mode, run nothing (setup.sh)
   bool first_failure = false;  // stop at the first test that fails (the mutation check)
+  bool stop_at_failure = false;  // stop at the first test that fails, and say so (--watch)
   bool every_test = false;     // print every test on its own line, nothing folded
   bool brief = false;          // the details of only the first failure of each kind
 };

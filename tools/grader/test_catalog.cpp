@@ -272,6 +272,30 @@ std::vector<DeclaredTest> declared_tests(const std::vector<std::string>& files) 
   return all;
 }
 
+namespace {
+
+// The file names quoted in the folder's meson.build, in its order: a
+// chapter lists its tests from the building blocks up, so that a broken
+// block fails first in a test of its own.
+std::vector<std::string> listed_order(const std::string& dir) {
+  std::vector<std::string> names;
+  std::string text;
+  try {
+    text = read_file(dir + "/meson.build");
+  } catch (const std::exception&) {
+    return names;
+  }
+  for (std::size_t at = text.find('\''); at != std::string::npos; at = text.find('\'', at)) {
+    std::size_t end = text.find('\'', at + 1);
+    if (end == std::string::npos) break;
+    names.push_back(text.substr(at + 1, end - at - 1));
+    at = end + 1;
+  }
+  return names;
+}
+
+}  // namespace
+
 std::vector<std::string> test_sources_in(const std::string& dir) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
@@ -280,7 +304,16 @@ std::vector<std::string> test_sources_in(const std::string& dir) {
   for (const fs::directory_entry& entry : fs::directory_iterator(dir))
     if (entry.is_regular_file() && entry.path().extension() == ".cpp")
       files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
+  // In the order meson.build lists them; any it does not list, last, by name.
+  std::vector<std::string> listed = listed_order(dir);
+  auto rank = [&listed](const std::string& path) {
+    std::string name = path.substr(path.rfind('/') + 1);
+    return static_cast<std::size_t>(std::find(listed.begin(), listed.end(), name) - listed.begin());
+  };
+  std::sort(files.begin(), files.end(), [&rank](const std::string& a, const std::string& b) {
+    std::size_t ra = rank(a), rb = rank(b);
+    return ra != rb ? ra < rb : a < b;
+  });
   return files;
 }
 

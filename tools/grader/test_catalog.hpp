@@ -29,7 +29,8 @@ struct DeclaredTest {
 // name the grader cannot select exactly, or a name used twice.
 std::vector<DeclaredTest> declared_tests(const std::vector<std::string>& files);
 
-// The test sources of one chapter: <dir>/*.cpp, sorted. Empty when the
+// The test sources of one chapter: <dir>/*.cpp, in the order the folder's
+// meson.build lists them (the rest after, by name). Empty when the
 // directory does not exist.
 std::vector<std::string> test_sources_in(const std::string& dir);
 

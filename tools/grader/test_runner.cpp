@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "child_process.hpp"
 #include "hang_diagnosis.hpp"
 #include "protocol.hpp"
 #include "reference_run.hpp"
+#include "stuck_process.hpp"
 #include "time_budget.hpp"
 #include "unfinished_exercise.hpp"
 #include "verdict.hpp"
@@ -45,6 +48,9 @@ SingleRun run_once(const std::string& binary, const DeclaredTest& test,
   request.marker = todo_thrown_note;
   request.marker_grace = std::chrono::seconds(todo_grace_seconds);
   if (settings.diagnose_hangs) request.on_timeout = diagnose_hang;
+  // A test that sleeps for good is stopped in seconds, not at its limit.
+  auto watch = std::make_shared<StuckWatch>();
+  request.stuck = [watch](pid_t pid) { return watch->stuck(pid); };
   ChildOutcome outcome = run_child(request);
   area.remove_scratch(scratch);
   return {judge(outcome, token, settings.sanitizer, budget), outcome.output, outcome.seconds};

@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <optional>
 
 #include "protocol.hpp"
+#include "stuck_process.hpp"
 #include "unfinished_exercise.hpp"
 
 namespace grader {
@@ -85,10 +87,14 @@ Verdict timeout_verdict(const ChildOutcome& o, double budget_seconds) {
                                                 : o.timeout_report;
   // A run stopped soon after an rt::Todo ran for less than its budget.
   double ran = std::min(o.seconds, budget_seconds);
-  return {Status::timeout,
-          with_tail(fmt::format("still running after {:.1f} s, stopped.\n{}", ran,
-                                report.substr(0, report.size() - 1)),
-                    o.output)};
+  std::string what =
+      o.stuck ? fmt::format("stopped after {:.1f} s, not at its {:.0f} s limit: every thread had slept "
+                            "for {:.0f} s in a wait with no timeout, and nothing was left to wake "
+                            "any of them (a deadlock or a lost wake-up).\n",
+                            ran, budget_seconds,
+                            std::chrono::duration<double>(StuckWatch::window).count())
+              : fmt::format("still running after {:.1f} s, stopped.\n", ran);
+  return {Status::timeout, with_tail(what + report.substr(0, report.size() - 1), o.output)};
 }
 
 Verdict run_verdict(const ChildOutcome& o, const std::string& token, Sanitizer sanitizer,
