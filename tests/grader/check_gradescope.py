@@ -86,6 +86,30 @@ def run_autograder(autograder, fill):
         return finished, {"error": str(e)}
 
 
+def check_committed_tree(source_root, scratch):
+    """An instructor who tried the exercises in their clone ships the starter,
+    not their answers: the bundle is HEAD's tree, and the edits are named."""
+    clone = os.path.join(scratch, "clone")
+    if subprocess.run(["git", "clone", "-q", "--depth", "1", "file://" + source_root, clone],
+                      capture_output=True).returncode != 0:
+        check(False, "a clone of the course to edit (git clone)")
+        return
+    edited = "chapters/01-executor/rt/scheduler/current_thread.cpp"
+    with open(os.path.join(clone, edited)) as f:
+        committed = f.read()
+    with open(os.path.join(clone, edited), "a") as f:
+        f.write("// an instructor's answer\n")
+    bundle = os.path.join(scratch, "dirty.zip")
+    made = subprocess.run([os.path.join(clone, "scripts", "gradescope"), "1", "-o", bundle],
+                          capture_output=True, text=True)
+    with zipfile.ZipFile(bundle) as z:
+        shipped = z.read(edited).decode()
+    check(made.returncode == 0 and shipped == committed,
+          "the bundle holds the file as committed, not the edit on disk", made.stdout + made.stderr)
+    check(edited in made.stdout, "the edited file is named", made.stdout)
+    shutil.rmtree(clone)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -108,6 +132,7 @@ def main():
               made.stdout + made.stderr)
         if made.returncode != 0:
             return 1
+        check_committed_tree(source_root, scratch)
         with zipfile.ZipFile(bundle) as z:
             names = set(z.namelist())
         check({"setup.sh", "run_autograder", "gradescope.conf",
