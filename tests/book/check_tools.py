@@ -333,8 +333,31 @@ class GradeWrapperTest(unittest.TestCase):
             self.course.finish("01-alpha", "a.hpp")      # a save in chapters/
             calls = wait_for_calls(2)
             self.assertEqual(len(calls), 2)
-            self.assertEqual(calls[1], f"--builddir {build} 1 --brief --json {build}/last-grade.json"
-                                       f" --grades {build}/grades.json")
+            self.assertEqual(calls[1], f"--builddir {build} 1 --brief --stop-at-failure --json "
+                                       f"{build}/last-grade.json --grades {build}/grades.json")
+        finally:
+            os.killpg(watcher.pid, signal.SIGTERM)
+            watcher.communicate(timeout=10)
+
+    def test_watch_without_a_chapter_grades_the_chapter_whose_file_changed(self):
+        build = self.course.fake_build()
+        watcher = subprocess.Popen([str(self.course.root / "scripts/grade"), "--watch", "--filter", "x"],
+                                   cwd=self.course.root, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        try:
+            def wait_for_calls(n):
+                deadline = time.monotonic() + 30
+                while len(self.course.grader_calls()) < n and time.monotonic() < deadline:
+                    time.sleep(0.05)   # polls a file another process writes
+                return self.course.grader_calls()
+            calls = wait_for_calls(1)
+            self.assertEqual(calls[0], f"--builddir {build} --filter x --brief --stop-at-failure "
+                                       f"--json {build}/last-grade.json --grades {build}/grades.json")
+            self.course.finish("02-beta", "c.hpp")       # a save in chapter 02
+            calls = wait_for_calls(2)
+            self.assertEqual(len(calls), 2)
+            self.assertEqual(calls[1], f"--builddir {build} --filter x 02 --brief --stop-at-failure "
+                                       f"--json {build}/last-grade.json --grades {build}/grades.json")
         finally:
             os.killpg(watcher.pid, signal.SIGTERM)
             watcher.communicate(timeout=10)
