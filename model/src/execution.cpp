@@ -234,6 +234,7 @@ int Execution::choose(int current, bool current_runnable) {
   }
   if (yielded && options.empty()) options.push_back(current);  // nothing else can run
   bool free_switch = !current_runnable || yielded;
+  if (!options.empty()) time_out_early(options);
   if (options.empty()) {
     // Nothing can run: time passes, and a timed wait times out.
     for (std::size_t id = 0; id < threads_.size(); ++id) {
@@ -294,6 +295,39 @@ int Execution::choose(int current, bool current_runnable) {
     trace(event);
   }
   return chosen;
+}
+
+// With Options::early_timeouts: before the next thread is chosen, one
+// timed waiter may time out now (a choice, counted as a preemption), and
+// then runs when the schedule picks it, like any runnable thread.
+void Execution::time_out_early(std::vector<int>& options) {
+  if (!options_.early_timeouts || options_.mode != Options::Mode::exhaustive) return;
+  if (preemptions_ >= options_.preemption_bound) return;
+  std::vector<int> timed;
+  for (std::size_t id = 0; id < threads_.size(); ++id) {
+    const ThreadState& waiter = threads_[id];
+    if (waiter.status == ThreadState::Status::blocked && waiter.blocked == Blocked::condvar && waiter.timed) {
+      timed.push_back(static_cast<int>(id));
+    }
+  }
+  if (timed.empty()) return;
+  int index = path_.choose(static_cast<std::uint32_t>(timed.size() + 1));
+  if (index <= 0) return;  // 0: nobody times out now
+  int id = timed[static_cast<std::size_t>(index - 1)];
+  ThreadState& waiter = threads_[static_cast<std::size_t>(id)];
+  auto& waiters = condvars_[waiter.blocked_on].waiters;
+  waiters.erase(std::find(waiters.begin(), waiters.end(), id));
+  waiter.status = ThreadState::Status::runnable;
+  waiter.blocked = Blocked::none;
+  waiter.timed_out = true;
+  ++preemptions_;
+  Event event{};
+  event.thread = id;
+  event.op = "wait times out (early)";
+  event.kind = 'c';
+  event.object = waiter.blocked_on;
+  trace(event);
+  options.push_back(id);
 }
 
 void Execution::finish(int id) {

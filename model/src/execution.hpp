@@ -183,6 +183,7 @@ class Execution {
   // and the schedule gave it the baton back.
   void block(Blocked on, std::uint32_t object, bool timed, Where where);
   int choose(int current, bool current_runnable);
+  void time_out_early(std::vector<int>& options);
   void hand_to(int next);
   void wait_for_baton(int id);
   void finish(int id);

@@ -204,6 +204,9 @@ def check_not_compiling(course):
     check(len(lines) == 1 and "4 tests" in lines[0] and "0/6" in lines[0] and len(errors) == 1,
           "a test binary that does not compile is one line, its errors shown once",
           result.stdout)
+    check(len(errors) == 1 and "chapters/x.cpp:3:1" in errors[0] and "../chapters" not in errors[0],
+          "a compile error names its file from the repository's root, not from build/",
+          repr(errors))
     tests = [t for t in course.results()["tests"] if not t["regression"]]
     check(len(tests) == 4 and all(t["status"] == "does not compile" for t in tests),
           "the JSON file still has every test of it", repr(tests)[:300])

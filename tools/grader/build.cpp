@@ -40,6 +40,23 @@ bool mentions_error(const std::string& line) {
   return false;
 }
 
+// The compiler names files as the build directory sees them
+// ("../chapters/01-executor/rt/task.hpp:12"); a terminal or an editor
+// opened at the repository's root follows "chapters/01-executor/...".
+std::string from_root(std::string line) {
+  for (const char* top : {"chapters/", "solutions/", "src/", "tests/", "capstone/", "model/"}) {
+    std::string relative = std::string("../") + top;
+    for (std::size_t at = line.find(relative); at != std::string::npos; at = line.find(relative, at)) {
+      bool starts_path = at == 0 || line[at - 1] == ' ' || line[at - 1] == '\'' || line[at - 1] == '"' ||
+                         line[at - 1] == '(' || line[at - 1] == '`';
+      if (starts_path) line.erase(at, 3);
+      at += starts_path ? 0 : relative.size();
+      if (starts_path) at += std::string(top).size();
+    }
+  }
+  return line;
+}
+
 // From the first line that mentions an error, a screenful: enough to see
 // what is wrong without the pages of notes compilers add.
 std::string first_error_lines(const std::string& output) {
@@ -56,7 +73,7 @@ std::string first_error_lines(const std::string& output) {
     if (is_command || is_ninja_chatter(line)) continue;
     found = found || mentions_error(line);
     if (!found) continue;
-    excerpt += line + "\n";
+    excerpt += from_root(line) + "\n";
     ++taken;
   }
   return excerpt.empty() ? output.substr(0, 2000) : excerpt;

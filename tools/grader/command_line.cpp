@@ -227,7 +227,8 @@ bool grades_kept(const Options& options) {
 }
 
 Options parse_command_line(int argc, char** argv) {
-  CLI::App app{"Builds and grades the course's chapters, one test per process."};
+  // Named, so that the usage line does not print the binary's full path.
+  CLI::App app{"Builds and grades the course's chapters, one test per process.", "grader"};
   Options options;
   Switches switches;
   describe(app, options, switches);

@@ -30,6 +30,12 @@ struct Options {
   std::uint64_t seed = 1;
   std::size_t max_steps = 20000;  // operations in one execution before it counts as a livelock
   int load_history = 7;           // how many of a location's newest stores a load may read (loom: 7)
+  // A timed wait (condition_variable::wait_for) may time out at any step,
+  // not only when no thread can run: each such early timeout counts as a
+  // preemption. Off by default: it multiplies the schedules, and only a
+  // body whose timeout races another thread's work needs it. Exhaustive
+  // mode only.
+  bool early_timeouts = false;
   // Runs only the execution this string names (printed with a failure);
   // empty: the environment's MODEL_REPLAY, if set.
   std::string replay;

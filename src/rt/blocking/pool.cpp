@@ -144,6 +144,13 @@ bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
     bool timed_out = condvar_.wait_for(lock, config_.keep_alive) == std::cv_status::timeout;
     // Picked by spawn, even if the keep-alive ran out at the same moment:
     // spawn counted on this thread, and took it off num_idle_.
+    //@ mutant blocking idle_leaves_before_notify: looks at its keep-alive before the notification, so a thread picked as its keep-alive ran out leaves with the job
+    //@ instead
+    if (timed_out) {
+      --num_idle_;
+      return false;
+    }
+    //@ end
     if (num_notify_ > 0) {
       --num_notify_;
       return true;

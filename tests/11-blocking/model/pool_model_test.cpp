@@ -144,3 +144,26 @@ TEST_CASE("model: shutdown cancels a job still queued for an idle thread and run
   INFO("in no schedule was the queued job cancelled: shutdown ran it although the runtime was shutting down");
   CHECK(schedules_cancelling > 0);
 }
+
+TEST_CASE("model: a job handed to an idle thread just as its keep-alive runs out still runs" * POINTS(2)) {
+  // The keep-alive may end at any step here (early_timeouts), also after
+  // spawn counted on the thread and before the thread looks: a thread
+  // picked by spawn must take the job, whatever its clock says.
+  model::Options options;
+  options.early_timeouts = true;
+  rt_test::explore(
+      [] {
+        Jobs jobs({.thread_cap = 1});
+        Flag warm;
+        Flag ran;
+        rt::JoinHandle<void> warm_up = jobs.spawn([&] { warm.set(); });
+        warm.wait();
+        while (jobs.pool().num_idle_threads() == 0 && jobs.pool().num_threads() > 0) model::yield_now();
+        rt::JoinHandle<void> job = jobs.spawn([&] { ran.set(); });
+        ran.wait();  // the thread left with it: nobody runs it
+        jobs.pool().shutdown(std::nullopt);
+        jobs.check_ran(warm_up);
+        jobs.check_ran(job);
+      },
+      options);
+}
