@@ -318,20 +318,22 @@ class GradeWrapperTest(unittest.TestCase):
         self.assertEqual(self.course.grader_calls(), ["--help"])
         self.assertIn("--watch", result.stdout)
 
+    def wait_for_calls(self, n):
+        """The grader's calls so far, once there are n (or 30 s have passed)."""
+        deadline = time.monotonic() + 30
+        while len(self.course.grader_calls()) < n and time.monotonic() < deadline:
+            time.sleep(0.05)   # polls a file another process writes
+        return self.course.grader_calls()
+
     def test_watch_grades_again_when_a_chapter_file_changes(self):
         build = self.course.fake_build()
         watcher = subprocess.Popen([str(self.course.root / "scripts/grade"), "--watch", "1"],
                                    cwd=self.course.root, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True, start_new_session=True)
         try:
-            def wait_for_calls(n):
-                deadline = time.monotonic() + 30
-                while len(self.course.grader_calls()) < n and time.monotonic() < deadline:
-                    time.sleep(0.05)   # polls a file another process writes
-                return self.course.grader_calls()
-            self.assertEqual(len(wait_for_calls(1)), 1)
+            self.assertEqual(len(self.wait_for_calls(1)), 1)
             self.course.finish("01-alpha", "a.hpp")      # a save in chapters/
-            calls = wait_for_calls(2)
+            calls = self.wait_for_calls(2)
             self.assertEqual(len(calls), 2)
             self.assertEqual(calls[1], f"--builddir {build} 1 --brief --stop-at-failure --json "
                                        f"{build}/last-grade.json --grades {build}/grades.json")
@@ -345,16 +347,11 @@ class GradeWrapperTest(unittest.TestCase):
                                    cwd=self.course.root, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True, start_new_session=True)
         try:
-            def wait_for_calls(n):
-                deadline = time.monotonic() + 30
-                while len(self.course.grader_calls()) < n and time.monotonic() < deadline:
-                    time.sleep(0.05)   # polls a file another process writes
-                return self.course.grader_calls()
-            calls = wait_for_calls(1)
+            calls = self.wait_for_calls(1)
             self.assertEqual(calls[0], f"--builddir {build} --filter x --brief --stop-at-failure "
                                        f"--json {build}/last-grade.json --grades {build}/grades.json")
             self.course.finish("02-beta", "c.hpp")       # a save in chapter 02
-            calls = wait_for_calls(2)
+            calls = self.wait_for_calls(2)
             self.assertEqual(len(calls), 2)
             self.assertEqual(calls[1], f"--builddir {build} --filter x 02 --brief --stop-at-failure "
                                        f"--json {build}/last-grade.json --grades {build}/grades.json")
