@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 #include "child_process.hpp"
 #include "console_report.hpp"
@@ -46,12 +47,9 @@ bool mentions_error(const std::string& line) {
 std::string from_root(std::string line) {
   for (const char* top : {"chapters/", "solutions/", "src/", "tests/", "capstone/", "model/"}) {
     std::string relative = std::string("../") + top;
-    for (std::size_t at = line.find(relative); at != std::string::npos; at = line.find(relative, at)) {
-      bool starts_path = at == 0 || line[at - 1] == ' ' || line[at - 1] == '\'' || line[at - 1] == '"' ||
-                         line[at - 1] == '(' || line[at - 1] == '`';
+    for (std::size_t at = line.find(relative); at != std::string::npos; at = line.find(relative, at + 1)) {
+      bool starts_path = at == 0 || std::string_view(" '\"(`").find(line[at - 1]) != std::string_view::npos;
       if (starts_path) line.erase(at, 3);
-      at += starts_path ? 0 : relative.size();
-      if (starts_path) at += std::string(top).size();
     }
   }
   return line;
