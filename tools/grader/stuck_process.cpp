@@ -1,7 +1,6 @@
 // Telling early that a test can never finish; see stuck_process.hpp.
 #include "stuck_process.hpp"
 
-#include <dirent.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
@@ -9,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "proc_threads.hpp"
 
 namespace grader {
 
@@ -23,48 +24,23 @@ std::string read_all(const std::string& path) {
   return in ? text.str() : std::string();
 }
 
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> names;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return names;
-  while (dirent* entry = readdir(d))
-    if (entry->d_name[0] != '.') names.emplace_back(entry->d_name);
-  closedir(d);
-  return names;
-}
-
-// The thread's state letter and its user + system CPU ticks, from its stat
-// line (after the command name, which may hold spaces).
-bool sleeping_ticks(const std::string& stat, long& ticks) {
-  auto close = stat.rfind(')');
-  if (close == std::string::npos) return false;
-  std::istringstream rest(stat.substr(close + 1));
-  std::vector<std::string> fields;
-  for (std::string field; rest >> field;) fields.push_back(field);
-  if (fields.size() < 13 || fields[0] != "S") return false;
-  ticks = std::stol(fields[11]) + std::stol(fields[12]);
-  return true;
-}
-
 // The thread picture of `pid` if every thread is asleep for good; nothing
 // otherwise.
 std::optional<std::string> asleep_for_good(pid_t pid) {
-  std::string base = "/proc/" + std::to_string(pid) + "/task";
-  std::vector<std::string> tids = entries(base);
-  if (tids.empty()) return std::nullopt;
+  std::vector<ThreadState> threads = read_threads(pid);
+  if (threads.empty()) return std::nullopt;
   std::string picture;
   long ticks = 0;
-  for (const std::string& tid : tids) {
-    std::string dir = base + "/" + tid;
+  for (const ThreadState& thread : threads) {
+    if (thread.state != 'S') return std::nullopt;
+    std::string dir = "/proc/" + std::to_string(pid) + "/task/" + std::to_string(thread.tid);
     // A child started by a test may be what it waits for.
     std::string children = read_all(dir + "/children");
     if (children.find_first_not_of(" \n") != std::string::npos) return std::nullopt;
-    long thread_ticks = 0;
-    if (!sleeping_ticks(read_all(dir + "/stat"), thread_ticks)) return std::nullopt;
     std::string syscall = read_all(dir + "/syscall");
     if (!waits_for_ever(syscall)) return std::nullopt;
-    ticks += thread_ticks;
-    picture += tid + " " + syscall;
+    ticks += thread.ticks;
+    picture += std::to_string(thread.tid) + " " + syscall;
   }
   return picture + "ticks " + std::to_string(ticks);
 }
