@@ -325,39 +325,35 @@ class GradeWrapperTest(unittest.TestCase):
             time.sleep(0.05)   # polls a file another process writes
         return self.course.grader_calls()
 
-    def test_watch_grades_again_when_a_chapter_file_changes(self):
-        build = self.course.fake_build()
-        watcher = subprocess.Popen([str(self.course.root / "scripts/grade"), "--watch", "1"],
+    def watch(self, *args, save):
+        """Starts scripts/grade --watch ARGS, then saves file `save` (slug,
+        name) once it has graded: the grader's two calls."""
+        watcher = subprocess.Popen([str(self.course.root / "scripts/grade"), "--watch", *args],
                                    cwd=self.course.root, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True, start_new_session=True)
         try:
             self.assertEqual(len(self.wait_for_calls(1)), 1)
-            self.course.finish("01-alpha", "a.hpp")      # a save in chapters/
+            self.course.finish(*save)
             calls = self.wait_for_calls(2)
             self.assertEqual(len(calls), 2)
-            self.assertEqual(calls[1], f"--builddir {build} 1 --brief --stop-at-failure --json "
-                                       f"{build}/last-grade.json --grades {build}/grades.json")
+            return calls
         finally:
             os.killpg(watcher.pid, signal.SIGTERM)
             watcher.communicate(timeout=10)
 
+    def test_watch_grades_again_when_a_chapter_file_changes(self):
+        build = self.course.fake_build()
+        calls = self.watch("1", save=("01-alpha", "a.hpp"))
+        self.assertEqual(calls[1], f"--builddir {build} 1 --brief --stop-at-failure --json "
+                                   f"{build}/last-grade.json --grades {build}/grades.json")
+
     def test_watch_without_a_chapter_grades_the_chapter_whose_file_changed(self):
         build = self.course.fake_build()
-        watcher = subprocess.Popen([str(self.course.root / "scripts/grade"), "--watch", "--filter", "x"],
-                                   cwd=self.course.root, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        try:
-            calls = self.wait_for_calls(1)
-            self.assertEqual(calls[0], f"--builddir {build} --filter x --brief --stop-at-failure "
-                                       f"--json {build}/last-grade.json --grades {build}/grades.json")
-            self.course.finish("02-beta", "c.hpp")       # a save in chapter 02
-            calls = self.wait_for_calls(2)
-            self.assertEqual(len(calls), 2)
-            self.assertEqual(calls[1], f"--builddir {build} --filter x 02 --brief --stop-at-failure "
-                                       f"--json {build}/last-grade.json --grades {build}/grades.json")
-        finally:
-            os.killpg(watcher.pid, signal.SIGTERM)
-            watcher.communicate(timeout=10)
+        calls = self.watch("--filter", "x", save=("02-beta", "c.hpp"))
+        self.assertEqual(calls[0], f"--builddir {build} --filter x --brief --stop-at-failure "
+                                   f"--json {build}/last-grade.json --grades {build}/grades.json")
+        self.assertEqual(calls[1], f"--builddir {build} --filter x 02 --brief --stop-at-failure "
+                                   f"--json {build}/last-grade.json --grades {build}/grades.json")
 
 
 if __name__ == "__main__":
