@@ -4,6 +4,11 @@ in src/: every exercise has a ladder and every ladder an exercise, each
 ladder has a goal and at least two rungs ending with the rule, and no rung
 quotes a line of the exercise's solution.
 
+Every stub message a book page quotes ("TODO: exercise 6 of chapter 01
+(block_on, in FILE) is not done yet") is one a starter in chapters/ throws,
+so the page, the hints, `scripts/status` and the grader number an exercise
+alike.
+
 Usage: check_ladders.py SOURCE_ROOT
 """
 import re
@@ -43,6 +48,22 @@ def exercises_in_src(chapters):
     return found
 
 
+def quoted_stubs_not_thrown():
+    """Book pages that quote a stub's message the starters do not throw."""
+    thrown = set()
+    for path in (ROOT / "chapters").rglob("*"):
+        if path.suffix in (".hpp", ".cpp") and path.is_file():
+            thrown.update(re.findall(r'throw Todo\("([^"]+)"\)', path.read_text(errors="replace")))
+    problems = []
+    for page in sorted((ROOT / "book" / "src").glob("*.md")):
+        quoted = re.findall(r"TODO: exercise (.+?) is not done yet", page.read_text())
+        quoted += re.findall(r'throw Todo\("([^"]+)"\)', page.read_text())
+        for text in quoted:
+            if text not in thrown:
+                problems.append(f"book/src/{page.name}: quotes a stub no starter throws: {text}")
+    return problems
+
+
 def main():
     chapters = coursekit.course_chapters(ROOT)
     problems = []
@@ -80,6 +101,7 @@ def main():
                 for line in code:
                     if line in text:
                         problems.append(f"{where}, {title}: quotes the solution: {line}")
+    problems += quoted_stubs_not_thrown()
     for problem in problems:
         print(f"check_ladders: {problem}", file=sys.stderr)
     if problems:

@@ -10,6 +10,7 @@ their stubs, listings, mutants, every kind of bad input, and a student's
 edits in chapters/ (refused, merged, forced).
 """
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,16 @@ def make_course(root, sources, chapters=("01-one", "02-two"), tests=None):
         path = root / "src" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"))
+    # The hints number each chapter's exercises, in the order they appear.
+    for chapter in chapters:
+        names = []
+        for text in sources.values():
+            for name in re.findall(rf"//@ exercise (?:{chapter[3:]}|{int(chapter[:2])}) (\w+)", text):
+                if name not in names:
+                    names.append(name)
+        hints = root / "book" / "hints" / f"{chapter}.md"
+        hints.parent.mkdir(parents=True, exist_ok=True)
+        hints.write_text("".join(f"#### Exercise {i}: `{n}`\n\n" for i, n in enumerate(names, 1)))
 
 
 def snapshot(root, *arguments):
@@ -92,7 +103,8 @@ def test_generation(scratch):
     check("no marker reaches a snapshot", "@" not in one.replace("@NN@", "") and "//@" not in two)
     check("a chapter block starts at its slug", "twice" not in one and "int twice" in two)
     check("an earlier exercise is solved in a later starter", "return 42;" in starter_two)
-    check("the stub names its chapter and file", 'throw Todo("02 twice (lib.cpp)")' in starter_two, starter_two)
+    check("the stub names its number, chapter and file",
+          'throw Todo("1 of chapter 02 (twice, in lib.cpp)")' in starter_two, starter_two)
     check("a mutant is not in the solution", "+ 1" not in two)
     check("a variant replaces its file from its chapter",
           (root / "solutions/01-one/shape.hpp").read_text().endswith("chapter one\n") and

@@ -43,10 +43,10 @@ EXPECTED = {
 }
 # The exercise each "not started" test must name.
 EXERCISES = {
-    "throws a Todo": "01 fixture_spawn (rt/fixture.cpp)",
-    "throws a Todo on a worker thread": "01 fixture_spawn (rt/fixture.cpp)",
-    "throws a Todo in a destructor": "01 fixture_drop (rt/fixture.hpp)",
-    "keeps a Todo and waits": "01 fixture_wake (rt/fixture.hpp)",
+    "throws a Todo": "1 of chapter 01 (fixture_spawn, in rt/fixture.cpp)",
+    "throws a Todo on a worker thread": "1 of chapter 01 (fixture_spawn, in rt/fixture.cpp)",
+    "throws a Todo in a destructor": "3 of chapter 01 (fixture_drop, in rt/fixture.hpp)",
+    "keeps a Todo and waits": "2 of chapter 01 (fixture_wake, in rt/fixture.hpp)",
 }
 TIMEOUT = 2
 
@@ -106,7 +106,7 @@ def check_folded_console(stdout):
     lines = [line for line in stdout.splitlines() if " not started " in line]
     check(len(lines) == len(set(EXERCISES.values())),
           "the console shows one 'not started' line per exercise", "\n".join(lines))
-    spawn = [line for line in lines if "01 fixture_spawn (rt/fixture.cpp)" in line]
+    spawn = [line for line in lines if "1 of chapter 01 (fixture_spawn, in rt/fixture.cpp)" in line]
     check(len(spawn) == 1 and "needed by 2 tests" in spawn[0] and "0/3" in spawn[0],
           "an exercise's line counts its tests and their points", repr(spawn))
     check("throws a Todo on a worker thread" not in stdout,

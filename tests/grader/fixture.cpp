@@ -94,17 +94,17 @@ namespace {
 
 // A destructor that calls a stub: the exception reaches std::terminate.
 struct CallsAStubWhenDestroyed {
-  ~CallsAStubWhenDestroyed() { unfinished("01 fixture_drop (rt/fixture.hpp)"); }
+  ~CallsAStubWhenDestroyed() { unfinished("3 of chapter 01 (fixture_drop, in rt/fixture.hpp)"); }
 };
 
 }  // namespace
 
 TEST_CASE("throws a Todo" * POINTS(1)) {
-  unfinished("01 fixture_spawn (rt/fixture.cpp)");
+  unfinished("1 of chapter 01 (fixture_spawn, in rt/fixture.cpp)");
 }
 
 TEST_CASE("throws a Todo on a worker thread" * POINTS(2)) {
-  std::thread worker([] { unfinished("01 fixture_spawn (rt/fixture.cpp)"); });
+  std::thread worker([] { unfinished("1 of chapter 01 (fixture_spawn, in rt/fixture.cpp)"); });
   worker.join();
 }
 
@@ -117,7 +117,7 @@ TEST_CASE("throws a Todo in a destructor" * POINTS(1)) {
 TEST_CASE("keeps a Todo and waits" * POINTS(1)) {
   std::exception_ptr kept;
   try {
-    unfinished("01 fixture_wake (rt/fixture.hpp)");
+    unfinished("2 of chapter 01 (fixture_wake, in rt/fixture.hpp)");
   } catch (...) {
     kept = std::current_exception();
   }

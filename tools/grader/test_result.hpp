@@ -40,7 +40,7 @@ struct TestResult {
   // Each mode the test ran in ("plain", "thread", "address") and how it
   // ended there; modes after the first failure are not run.
   std::vector<std::pair<std::string, Status>> modes;
-  std::string exercise;  // not_started: the exercise it needs, "01 name (file)"
+  std::string exercise;  // not_started: the exercise it needs, "6 of chapter 01 (block_on, in FILE)"
   std::string message;   // why it did not pass
   std::string output;   // what it printed (bounded)
 };

@@ -1,7 +1,7 @@
 // Recognising an unfinished exercise in what a test reported. A starter's
 // stub throws rt::Todo with the message
 //
-//   TODO: exercise 01 yield_now (rt/task/yield_now.hpp) is not done yet
+//   TODO: exercise 4 of chapter 01 (yield_now, in rt/task/yield_now.cpp) is not done yet
 //
 // and the test binaries print it wherever it goes (a worker thread, a
 // destructor, a task nobody joins; tests/support/escaped_exceptions.hpp).
@@ -23,8 +23,8 @@ inline constexpr char todo_thrown_note[] = "grader-note: rt::Todo thrown";
 // what the stub should have done does not hold the grade for its whole limit.
 inline constexpr int todo_grace_seconds = 5;
 
-// "01 yield_now (rt/task/yield_now.hpp)", from the first Todo message in
-// `text`; empty when there is none.
+// "4 of chapter 01 (yield_now, in rt/task/yield_now.cpp)", from the first
+// Todo message in `text`; empty when there is none.
 std::string todo_exercise(const std::string& text);
 
 // The exercise a failed run stopped at: named by the test's own failure

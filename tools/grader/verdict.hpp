@@ -20,7 +20,7 @@ struct Verdict {
   Status status = Status::error;
   std::string message;
   // For Status::not_started: the exercise whose stub the test reached,
-  // "01 yield_now (rt/task/yield_now.hpp)".
+  // "4 of chapter 01 (yield_now, in rt/task/yield_now.cpp)".
   std::string exercise;
   // For Status::pass: what the test observed (reference_run.hpp).
   std::string observations;

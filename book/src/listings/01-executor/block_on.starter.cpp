@@ -13,6 +13,6 @@ void CurrentThread::block_on(Poller& root) {
     // parker keeps it as a token.
     (void)root;
     (void)cx;
-    throw Todo("01 block_on (rt/scheduler/current_thread.cpp)");
+    throw Todo("6 of chapter 01 (block_on, in rt/scheduler/current_thread.cpp)");
   }
 }

@@ -5,5 +5,5 @@ JoinHandle<T> CurrentThread::spawn(Task<T> future) {
   // JoinHandle<T> that shares it.
   // Hint: a new task is queued exactly as a woken one is.
   (void)future;
-  throw Todo("01 spawn (rt/scheduler/current_thread.hpp)");
+  throw Todo("5 of chapter 01 (spawn, in rt/scheduler/current_thread.hpp)");
 }

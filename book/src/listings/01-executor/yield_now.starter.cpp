@@ -4,6 +4,6 @@ bool YieldNow::poll(Context& cx) {
   // Hint: the waker in `cx` re-queues the task that is being polled.
   (void)cx;
   (void)yielded_;
-  throw Todo("01 yield_now (rt/task/yield_now.cpp)");
+  throw Todo("4 of chapter 01 (yield_now, in rt/task/yield_now.cpp)");
 }
 

@@ -5,6 +5,6 @@ void abort_task(Header* task) {
   // Hint: shutdown() above does exactly that, but it consumes a reference,
   // and the JoinHandle's must stay with the JoinHandle.
   (void)task;
-  throw Todo("02 abort (rt/task/harness.cpp)");
+  throw Todo("3 of chapter 02 (abort, in rt/task/harness.cpp)");
 }
 

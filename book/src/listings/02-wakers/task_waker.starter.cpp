@@ -3,7 +3,7 @@ RawWaker TaskWaker::clone(const void* data) {
   // word, and return a RawWaker with the same data and table.
   // Hint: State::ref_inc.
   (void)data;
-  throw Todo("02 waker clone (rt/task/task_waker.cpp)");
+  throw Todo("2 of chapter 02 (waker: clone, in rt/task/task_waker.cpp)");
 }
 
 void TaskWaker::wake(const void* data) {
@@ -16,7 +16,7 @@ void TaskWaker::wake(const void* data) {
   //  - DoNothing: nothing.
   // Hint: why drop the waker's reference only after schedule()?
   (void)data;
-  throw Todo("02 waker wake (rt/task/task_waker.cpp)");
+  throw Todo("2 of chapter 02 (waker: wake, in rt/task/task_waker.cpp)");
 }
 
 void TaskWaker::wake_by_ref(const void* data) {
@@ -24,6 +24,6 @@ void TaskWaker::wake_by_ref(const void* data) {
   // word (transition_to_notified_by_ref) and, on Submit, queue the task:
   // task->scheduler->schedule(task) takes the new Notified's reference.
   (void)data;
-  throw Todo("02 waker wake_by_ref (rt/task/task_waker.cpp)");
+  throw Todo("2 of chapter 02 (waker: wake_by_ref, in rt/task/task_waker.cpp)");
 }
 

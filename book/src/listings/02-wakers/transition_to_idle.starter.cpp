@@ -8,5 +8,5 @@ TransitionToIdle State::transition_to_idle() {
   // the poll ends.
   // Decide what each case returns (TransitionToIdle) and how it moves the
   // count. A case that changes nothing needs no CAS.
-  throw Todo("02 state transition_to_idle (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_idle, in rt/task/state.cpp)");
 }

@@ -7,5 +7,5 @@ TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
   // exactly one queues the task, with one new reference; so the look at
   // the word and the change to it must be one atomic step.
   // Decide which states lead to Submit, and what each one changes.
-  throw Todo("02 state transition_to_notified_by_ref (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_notified_by_ref, in rt/task/state.cpp)");
 }

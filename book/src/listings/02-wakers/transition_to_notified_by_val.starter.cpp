@@ -9,5 +9,5 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
   // whoever drops the last one frees the task (Dealloc).
   // Decide, for each state the word can be in, which bits change, how the
   // count moves, and what the caller must do (TransitionToNotifiedByVal).
-  throw Todo("02 state transition_to_notified_by_val (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_notified_by_val, in rt/task/state.cpp)");
 }

@@ -12,5 +12,5 @@ TransitionToRunning State::transition_to_running() {
   // Hint: every transition is one CAS loop: load() once, change a copy,
   // publish it with cas(current, next), which refreshes `current` when
   // another thread changed the word first.
-  throw Todo("02 state transition_to_running (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_running, in rt/task/state.cpp)");
 }

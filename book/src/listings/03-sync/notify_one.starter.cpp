@@ -7,6 +7,6 @@ void Notify::notify_one() {
   // Hint: the waiter's poll looks at `granted`, under the same mutex, to
   // tell a real notification from a spurious wake-up.
   (void)waker;
-  throw Todo("03 notify_one (rt/sync/notify.cpp)");
+  throw Todo("4 of chapter 03 (notify_one, in rt/sync/notify.cpp)");
 }
 

@@ -18,7 +18,7 @@ class [[nodiscard]] Recv : public Leaf<Recv> {
     // is what makes a lost wake-up impossible.
     (void)cx;
     (void)replaced;
-    throw Todo("03 recv_poll (rt/sync/mpsc.hpp)");
+    throw Todo("3 of chapter 03 (recv_poll, in rt/sync/mpsc.hpp)");
   }
   std::optional<T> await_resume() { return std::move(value_); }
 

@@ -9,5 +9,5 @@ bool poll(Context& cx) override {
   // while you look cannot slip between your check and your waker.
   (void)cx;
   (void)replaced;
-  throw Todo("03 oneshot_recv (rt/sync/oneshot.hpp)");
+  throw Todo("5 of chapter 03 (oneshot_recv, in rt/sync/oneshot.hpp)");
 }

@@ -15,7 +15,7 @@ class [[nodiscard]] Send : public Leaf<Send> {
     // polls and gives up its slot if this future is destroyed, so this
     // poll needs no state of its own beyond sent_.
     (void)cx;
-    throw Todo("03 send_poll (rt/sync/mpsc.hpp)");
+    throw Todo("2 of chapter 03 (send_poll, in rt/sync/mpsc.hpp)");
   }
   void await_resume() {
     if (!sent_) throw SendError<T>(std::move(value_));

@@ -9,5 +9,5 @@ void MultiThread::shutdown() {
   //    are linked through queue_next).
   // Hint: in what order? A worker still running must not poll a task
   // whose coroutine this thread is destroying.
-  throw Todo("04 shutdown (rt/scheduler/multi_thread/multi_thread.cpp)");
+  throw Todo("4 of chapter 04 (shutdown, in rt/scheduler/multi_thread/multi_thread.cpp)");
 }

@@ -6,5 +6,5 @@ std::optional<std::size_t> Idle::worker_to_notify() {
   // mutex_ says who sleeps; num_sleeping_ lets busy runtimes skip the lock.
   // Hint: two notifiers can both read num_sleeping_ == 1; only one may get
   // the sleeper.
-  throw Todo("04 notify (rt/scheduler/multi_thread/idle.cpp)");
+  throw Todo("3 of chapter 04 (notify, in rt/scheduler/multi_thread/idle.cpp)");
 }

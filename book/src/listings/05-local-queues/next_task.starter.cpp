@@ -9,5 +9,5 @@ Header* MultiThread::next_task(std::size_t index) {
   // Hint: what happens to a task in the global queue while a worker's
   // tasks keep waking each other, if the ring always comes first?
   (void)worker;
-  throw Todo("05 next_task (rt/scheduler/multi_thread/local_queue.cpp)");
+  throw Todo("5 of chapter 05 (next_task, in rt/scheduler/multi_thread/local_queue.cpp)");
 }

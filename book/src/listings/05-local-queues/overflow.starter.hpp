@@ -17,5 +17,5 @@ bool LocalQueue<Capacity>::push_overflow(Header* task, std::uint32_t head, std::
   (void)head;
   (void)tail;
   (void)inject;
-  throw Todo("05 overflow (rt/scheduler/multi_thread/queue.hpp)");
+  throw Todo("3 of chapter 05 (overflow, in rt/scheduler/multi_thread/queue.hpp)");
 }

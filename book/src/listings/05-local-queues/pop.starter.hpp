@@ -7,5 +7,5 @@ Header* LocalQueue<Capacity>::pop() {
   //  - a steal is in progress: only the real head moves (the stealer
   //    moves its own when it is done).
   // Hint: after a successful CAS, is the slot still yours to read?
-  throw Todo("05 pop (rt/scheduler/multi_thread/queue.hpp)");
+  throw Todo("2 of chapter 05 (pop, in rt/scheduler/multi_thread/queue.hpp)");
 }

@@ -12,5 +12,5 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
   // Hint: why count the room from the steal head and not the real one?
   (void)task;
   (void)inject;
-  throw Todo("05 push (rt/scheduler/multi_thread/queue.hpp)");
+  throw Todo("1 of chapter 05 (push, in rt/scheduler/multi_thread/queue.hpp)");
 }

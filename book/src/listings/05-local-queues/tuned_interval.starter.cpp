@@ -6,7 +6,7 @@ void Stats::end_batch(Clock::time_point now) {
   //    alpha each would: what single weight is that?
   // Hint: average = weight * mean + (1 - weight) * average.
   (void)now;
-  throw Todo("05 tune (rt/scheduler/multi_thread/stats.cpp)");
+  throw Todo("4 of chapter 05 (tune, in rt/scheduler/multi_thread/stats.cpp)");
 }
 
 std::uint32_t Stats::tuned_global_queue_interval() const {
@@ -15,5 +15,5 @@ std::uint32_t Stats::tuned_global_queue_interval() const {
   // min_interval nor above max_interval.
   // Hint: the average may be tiny, or the division huge: clamp before
   // converting to an integer.
-  throw Todo("05 tune (rt/scheduler/multi_thread/stats.cpp)");
+  throw Todo("4 of chapter 05 (tune, in rt/scheduler/multi_thread/stats.cpp)");
 }

@@ -11,5 +11,5 @@ Header* MultiThread::steal_work(std::size_t index) {
   //  - with nothing stolen, take one task from the global queue.
   // Hint: why a random first victim, and not worker 0, or the next one?
   (void)worker;
-  throw Todo("06 steal_work (rt/scheduler/multi_thread/steal.cpp)");
+  throw Todo("3 of chapter 06 (steal_work, in rt/scheduler/multi_thread/steal.cpp)");
 }

@@ -9,5 +9,5 @@ void MultiThread::run_lifo_slot(Worker& worker) {
   // Hint: two tasks that wake each other through a channel: without the
   // limit, what happens to every other task of this worker?
   (void)worker;
-  throw Todo("07 lifo_polls (rt/scheduler/multi_thread/lifo_slot.cpp)");
+  throw Todo("2 of chapter 07 (lifo_polls, in rt/scheduler/multi_thread/lifo_slot.cpp)");
 }

@@ -14,7 +14,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
   (void)worker;
   (void)task;
   (void)is_yield;
-  throw Todo("07 lifo_schedule (rt/scheduler/multi_thread/lifo_slot.cpp)");
+  throw Todo("1 of chapter 07 (lifo_schedule, in rt/scheduler/multi_thread/lifo_slot.cpp)");
 }
 
 void MultiThread::yield_now(Header* task) {

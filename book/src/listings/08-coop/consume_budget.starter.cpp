@@ -4,5 +4,5 @@ bool ConsumeBudget::poll(Context& cx) {
   // gone.
   // Hint: poll_proceed gives the unit back unless you say otherwise.
   (void)cx;
-  throw Todo("08 consume_budget (rt/task/coop.cpp)");
+  throw Todo("3 of chapter 08 (consume_budget, in rt/task/coop.cpp)");
 }

@@ -10,5 +10,5 @@ bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx) {
   // that wait cost it a unit?
   (void)leaf;
   (void)cx;
-  throw Todo("08 cooperative (rt/task/coop.cpp)");
+  throw Todo("2 of chapter 08 (cooperative, in rt/task/coop.cpp)");
 }

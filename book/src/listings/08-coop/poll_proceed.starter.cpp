@@ -19,7 +19,7 @@
   // "refuse", not "go ahead and restore nothing".
   // Hint: 128 operations must go through, and the 129th must not.
   (void)cx;
-  throw Todo("08 proceed (rt/task/coop.cpp)");
+  throw Todo("1 of chapter 08 (proceed, in rt/task/coop.cpp)");
 }
 
 RestoreOnPending::~RestoreOnPending() {

@@ -7,7 +7,7 @@ void Parker::park() {
   //  - else sleep on the condition variable (park_condvar()).
   // Hint: two threads of one runtime park at once. Which one waits for
   // I/O, and how does the other learn of an event?
-  throw Todo("09 park (rt/scheduler/park.cpp)");
+  throw Todo("1 of chapter 09 (park, in rt/scheduler/park.cpp)");
 }
 
 void Parker::park_driver() {
@@ -49,5 +49,5 @@ void Parker::unpark() {
   //  - parked_driver: it waits in epoll_wait: wake the driver
   //    (driver_->unpark(), which writes its eventfd).
   // Hint: which of these could a condition variable alone not wake?
-  throw Todo("09 unpark (rt/scheduler/park.cpp)");
+  throw Todo("2 of chapter 09 (unpark, in rt/scheduler/park.cpp)");
 }

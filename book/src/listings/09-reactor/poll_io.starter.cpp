@@ -17,5 +17,5 @@ std::optional<ssize_t> Registration::poll_io(Context& cx, io::Direction directio
   (void)cx;
   (void)direction;
   (void)call;
-  throw Todo("09 poll_io (rt/io/registration.cpp)");
+  throw Todo("8 of chapter 09 (poll_io, in rt/io/registration.cpp)");
 }

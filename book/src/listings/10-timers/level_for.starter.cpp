@@ -9,5 +9,5 @@ unsigned Wheel::level_for(std::uint64_t elapsed, std::uint64_t when) {
   // level_for(0, 4096) is 2.
   (void)elapsed;
   (void)when;
-  throw Todo("10 level_for (rt/time/wheel.cpp)");
+  throw Todo("1 of chapter 10 (level_for, in rt/time/wheel.cpp)");
 }

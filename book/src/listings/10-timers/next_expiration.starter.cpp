@@ -8,7 +8,7 @@ std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
   // Hint: at level 1 (64 ms slots, 4,096 ms a span), now = 5,000 and slot
   // 3 occupied: at which tick does slot 3 begin?
   (void)now;
-  throw Todo("10 next_expiration (rt/time/level.cpp)");
+  throw Todo("3 of chapter 10 (next_expiration, in rt/time/level.cpp)");
 }
 
 std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
@@ -21,5 +21,5 @@ std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
   // Why does now's own slot come last? Think of the top level, where a
   // timer years away shares the slot numbers of this round.
   (void)now;
-  throw Todo("10 next_expiration (rt/time/level.cpp)");
+  throw Todo("3 of chapter 10 (next_expiration, in rt/time/level.cpp)");
 }

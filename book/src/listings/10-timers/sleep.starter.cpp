@@ -10,7 +10,7 @@ bool Sleep::poll(Context& cx) {
   // Hint: why not register in the constructor? Think of
   // timeout(1s, task) around a task that is ready at once.
   (void)cx;
-  throw Todo("10 sleep (rt/time/sleep.cpp)");
+  throw Todo("6 of chapter 10 (sleep, in rt/time/sleep.cpp)");
 }
 
 Sleep::~Sleep() {

@@ -11,7 +11,7 @@ TimerEntry* Wheel::poll(std::uint64_t now) {
   // rather than jump to now at once? Think of where process_expiration
   // puts the entries it cascades.
   (void)now;
-  throw Todo("10 poll (rt/time/wheel.cpp)");
+  throw Todo("4 of chapter 10 (poll, in rt/time/wheel.cpp)");
 }
 
 void Wheel::process_expiration(const Expiration& expiration) {
@@ -24,5 +24,5 @@ void Wheel::process_expiration(const Expiration& expiration) {
   // Hint: a level-1 slot holds 64 ms of deadlines. Which of them are due
   // when it fires, and where do the others belong now?
   (void)expiration;
-  throw Todo("10 poll (rt/time/wheel.cpp)");
+  throw Todo("4 of chapter 10 (poll, in rt/time/wheel.cpp)");
 }

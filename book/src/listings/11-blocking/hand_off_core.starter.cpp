@@ -16,5 +16,5 @@ void MultiThread::hand_off_core(std::size_t index) {
   // Hint: with every blocking thread busy, the new thread may not start
   // for a long time. Who runs this core's tasks until it does?
   (void)worker;
-  throw Todo("11 hand_off_core (rt/scheduler/multi_thread/block_in_place.cpp)");
+  throw Todo("4 of chapter 11 (hand_off_core, in rt/scheduler/multi_thread/block_in_place.cpp)");
 }

@@ -10,7 +10,7 @@ void BlockingPool::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
   // predicate; which of them says whether the predicate held?
   bool all_left = false;
   (void)timeout;
-  throw Todo("11 shutdown (rt/blocking/pool.cpp)");
+  throw Todo("3 of chapter 11 (shutdown, in rt/blocking/pool.cpp)");
   std::unordered_map<std::size_t, loom::thread> threads = std::move(threads_);
   loom::thread last = std::move(last_exiting_);
   lock.unlock();

@@ -17,5 +17,5 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
   // Hint: a thread you wake is still counted idle until it runs. What
   // does the next spawn, a moment later, conclude from that count?
   (void)num_notify_;
-  throw Todo("11 spawn (rt/blocking/pool.cpp)");
+  throw Todo("1 of chapter 11 (spawn, in rt/blocking/pool.cpp)");
 }

@@ -7,5 +7,5 @@ void MultiThread::take_back_core(std::size_t index) {
   // Hint: both threads may try at the same moment; only one of them may
   // come away with the core.
   (void)index;
-  throw Todo("11 take_back_core (rt/scheduler/multi_thread/block_in_place.cpp)");
+  throw Todo("5 of chapter 11 (take_back_core, in rt/scheduler/multi_thread/block_in_place.cpp)");
 }

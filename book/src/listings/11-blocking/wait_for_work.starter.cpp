@@ -11,5 +11,5 @@ bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
   // Hint: spawn may pick this thread at the very moment its keep-alive
   // runs out. Which of the two must win, and why?
   (void)lock;
-  throw Todo("11 wait_for_work (rt/blocking/pool.cpp)");
+  throw Todo("2 of chapter 11 (wait_for_work, in rt/blocking/pool.cpp)");
 }

@@ -7,5 +7,5 @@ std::size_t Histogram::bucket_of(std::uint64_t nanos) const {
   // Hint: in log scale, how does the bucket of nanos/r relate to the
   // number of bits it takes to write nanos/r (std::bit_width)?
   (void)nanos;
-  throw Todo("12 bucket_of (rt/runtime/metrics/histogram.cpp)");
+  throw Todo("7 of chapter 12 (bucket_of, in rt/runtime/metrics/histogram.cpp)");
 }

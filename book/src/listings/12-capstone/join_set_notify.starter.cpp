@@ -9,5 +9,5 @@ void JoinSetList::notify(JoinSetEntry& entry) {
   // Hint: a JoinSet's task can finish after the set forgot it
   // (detach_all). What must its waker then do?
   (void)entry;
-  throw Todo("12 notify (rt/task/join_set_list.cpp)");
+  throw Todo("1 of chapter 12 (notify, in rt/task/join_set_list.cpp)");
 }

@@ -13,5 +13,5 @@ JoinSetEntry* JoinSetList::poll_next(Context& cx, bool& empty) {
   // polled, and not after?
   (void)cx;
   (void)empty;
-  throw Todo("12 poll_next (rt/task/join_set_list.cpp)");
+  throw Todo("2 of chapter 12 (poll_next, in rt/task/join_set_list.cpp)");
 }

@@ -11,5 +11,5 @@ void Instruments::record_poll(std::size_t worker, const void* task, Clock::time_
   (void)task;
   (void)start;
   (void)end;
-  throw Todo("12 record_poll (rt/runtime/metrics/instruments.cpp)");
+  throw Todo("8 of chapter 12 (record_poll, in rt/runtime/metrics/instruments.cpp)");
 }

@@ -7,5 +7,5 @@ void CancellationToken::cancel() const {
   //    (weak_ptr::lock, then CancellationToken(child).cancel()).
   // Hint: a waiter makes its Notified, then reads the flag. Which order of
   // "set the flag" and "notify" can it miss?
-  throw Todo("12 cancel (rt/sync/cancellation_token.cpp)");
+  throw Todo("3 of chapter 12 (cancel, in rt/sync/cancellation_token.cpp)");
 }

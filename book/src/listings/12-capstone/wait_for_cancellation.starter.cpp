@@ -9,5 +9,5 @@ bool CancellationToken::WaitForCancellation::poll(Context& cx) {
   //    means look again (reset notified_ and go round).
   // Hint: why make the Notified before reading the flag, and not after?
   (void)cx;
-  throw Todo("12 wait_for_cancellation (rt/sync/cancellation_token.cpp)");
+  throw Todo("4 of chapter 12 (wait_for_cancellation, in rt/sync/cancellation_token.cpp)");
 }

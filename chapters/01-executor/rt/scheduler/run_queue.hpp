@@ -51,14 +51,14 @@ class RunQueue {
     // Hint: why must `closed_` be read under the same mutex as the push?
     // Think of a wake from another thread racing the runtime's shutdown.
     (void)task;
-    throw Todo("01 run_queue push (rt/scheduler/run_queue.hpp)");
+    throw Todo("2 of chapter 01 (run_queue: push, in rt/scheduler/run_queue.hpp)");
   }
 
   // The oldest task, or nothing when the queue is empty.
   std::optional<TaskRef> pop() {
     // TODO: take the task at the front of the queue, under the mutex.
     // Hint: std::deque::front then pop_front; std::nullopt when empty.
-    throw Todo("01 run_queue pop (rt/scheduler/run_queue.hpp)");
+    throw Todo("2 of chapter 01 (run_queue: pop, in rt/scheduler/run_queue.hpp)");
   }
 
   // At shutdown: refuses every later push, and hands over what is queued.

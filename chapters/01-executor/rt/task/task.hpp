@@ -148,7 +148,7 @@ class [[nodiscard]] Task {
       // Hint: returning a handle from await_suspend resumes it at once, with
       // no new stack frame and no new task: that is symmetric transfer.
       (void)parent;
-      throw Todo("01 nested_await (rt/task/task.hpp)");
+      throw Todo("1 of chapter 01 (nested_await, in rt/task/task.hpp)");
     }
     T await_resume() { return child.promise().take_result(); }
   };

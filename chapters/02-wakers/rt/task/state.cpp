@@ -20,7 +20,7 @@ TransitionToRunning State::transition_to_running() {
   // Hint: every transition is one CAS loop: load() once, change a copy,
   // publish it with cas(current, next), which refreshes `current` when
   // another thread changed the word first.
-  throw Todo("02 state transition_to_running (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_running, in rt/task/state.cpp)");
 }
 
 TransitionToIdle State::transition_to_idle() {
@@ -33,7 +33,7 @@ TransitionToIdle State::transition_to_idle() {
   // the poll ends.
   // Decide what each case returns (TransitionToIdle) and how it moves the
   // count. A case that changes nothing needs no CAS.
-  throw Todo("02 state transition_to_idle (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_idle, in rt/task/state.cpp)");
 }
 
 Snapshot State::transition_to_complete() {
@@ -61,7 +61,7 @@ TransitionToNotifiedByVal State::transition_to_notified_by_val() {
   // whoever drops the last one frees the task (Dealloc).
   // Decide, for each state the word can be in, which bits change, how the
   // count moves, and what the caller must do (TransitionToNotifiedByVal).
-  throw Todo("02 state transition_to_notified_by_val (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_notified_by_val, in rt/task/state.cpp)");
 }
 
 TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
@@ -73,7 +73,7 @@ TransitionToNotifiedByRef State::transition_to_notified_by_ref() {
   // exactly one queues the task, with one new reference; so the look at
   // the word and the change to it must be one atomic step.
   // Decide which states lead to Submit, and what each one changes.
-  throw Todo("02 state transition_to_notified_by_ref (rt/task/state.cpp)");
+  throw Todo("1 of chapter 02 (state: transition_to_notified_by_ref, in rt/task/state.cpp)");
 }
 
 bool State::transition_to_shutdown() {

@@ -122,7 +122,7 @@ class Sender {
       // polls and gives up its slot if this future is destroyed, so this
       // poll needs no state of its own beyond sent_.
       (void)cx;
-      throw Todo("03 send_poll (rt/sync/mpsc.hpp)");
+      throw Todo("2 of chapter 03 (send_poll, in rt/sync/mpsc.hpp)");
     }
     void await_resume() {
       if (!sent_) throw SendError<T>(std::move(value_));
@@ -202,7 +202,7 @@ class Receiver {
       // is what makes a lost wake-up impossible.
       (void)cx;
       (void)replaced;
-      throw Todo("03 recv_poll (rt/sync/mpsc.hpp)");
+      throw Todo("3 of chapter 03 (recv_poll, in rt/sync/mpsc.hpp)");
     }
     std::optional<T> await_resume() { return std::move(value_); }
 

@@ -124,7 +124,7 @@ class Receiver : public Leaf<Receiver<T>> {
     // while you look cannot slip between your check and your waker.
     (void)cx;
     (void)replaced;
-    throw Todo("03 oneshot_recv (rt/sync/oneshot.hpp)");
+    throw Todo("5 of chapter 03 (oneshot_recv, in rt/sync/oneshot.hpp)");
   }
   T await_resume() {
     std::lock_guard lock(shared_->mutex);

@@ -117,7 +117,7 @@ Semaphore::Outcome Semaphore::poll_acquire(Acquire& acquire, Context& cx) {
   // must not queue twice, nor take from the pool past the queue.
   (void)cx;
   (void)waiter;
-  throw Todo("03 poll_acquire (rt/sync/semaphore.cpp)");
+  throw Todo("1 of chapter 03 (poll_acquire, in rt/sync/semaphore.cpp)");
 }
 
 void Semaphore::release_one(WakeList& wake) {

@@ -24,7 +24,7 @@ bool Inject::push(Header* task) {
   // Hint: len_ is read without the lock by workers deciding whether to
   // sleep: update it with the task already linked, and with seq_cst.
   (void)task;
-  throw Todo("04 inject push (rt/scheduler/inject.cpp)");
+  throw Todo("1 of chapter 04 (inject: push, in rt/scheduler/inject.cpp)");
 }
 
 Header* Inject::pop() {
@@ -33,7 +33,7 @@ Header* Inject::pop() {
   // must tail_ be once the last task is taken?
   // Hint: len_ also lets an idle worker skip the lock when the queue is
   // empty.
-  throw Todo("04 inject pop (rt/scheduler/inject.cpp)");
+  throw Todo("1 of chapter 04 (inject: pop, in rt/scheduler/inject.cpp)");
 }
 
 Header* Inject::take_all(Header*& last) {

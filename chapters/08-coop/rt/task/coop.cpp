@@ -38,7 +38,7 @@ static bool unconstrained_here() {
   // "refuse", not "go ahead and restore nothing".
   // Hint: 128 operations must go through, and the 129th must not.
   (void)cx;
-  throw Todo("08 proceed (rt/task/coop.cpp)");
+  throw Todo("1 of chapter 08 (proceed, in rt/task/coop.cpp)");
 }
 
 RestoreOnPending::~RestoreOnPending() {
@@ -57,7 +57,7 @@ bool poll_cooperatively(rt::detail::LeafBase& leaf, Context& cx) {
   // that wait cost it a unit?
   (void)leaf;
   (void)cx;
-  throw Todo("08 cooperative (rt/task/coop.cpp)");
+  throw Todo("2 of chapter 08 (cooperative, in rt/task/coop.cpp)");
 }
 
 }  // namespace detail
@@ -72,7 +72,7 @@ bool ConsumeBudget::poll(Context& cx) {
   // gone.
   // Hint: poll_proceed gives the unit back unless you say otherwise.
   (void)cx;
-  throw Todo("08 consume_budget (rt/task/coop.cpp)");
+  throw Todo("3 of chapter 08 (consume_budget, in rt/task/coop.cpp)");
 }
 
 }  // namespace rt::coop

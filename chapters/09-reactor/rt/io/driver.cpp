@@ -75,7 +75,7 @@ std::size_t IoDriver::turn(int timeout_ms) {
   // Hint: why free the released registrations here, and not when they
   // are deregistered?
   (void)timeout_ms;
-  throw Todo("09 turn (rt/io/driver.cpp)");
+  throw Todo("6 of chapter 09 (turn, in rt/io/driver.cpp)");
 }
 
 void IoDriver::dispatch(const epoll_event& event) {
@@ -90,7 +90,7 @@ void IoDriver::dispatch(const epoll_event& event) {
   // Hint: in which order must recording and waking come, so that a woken
   // task always finds what woke it?
   (void)event;
-  throw Todo("09 dispatch (rt/io/driver.cpp)");
+  throw Todo("7 of chapter 09 (dispatch, in rt/io/driver.cpp)");
 }
 
 void IoDriver::shutdown() {

@@ -31,7 +31,7 @@ void ScheduledIo::set_readiness(io::Ready ready) {
   // a task saw. What must an event do, so that a clear that comes after
   // it (with an older tick) forgets nothing?
   (void)ready;
-  throw Todo("09 readiness (rt/io/readiness_word.cpp)");
+  throw Todo("3 of chapter 09 (readiness, in rt/io/readiness_word.cpp)");
 }
 
 void ScheduledIo::clear_readiness(const ReadyEvent& event) {
@@ -44,7 +44,7 @@ void ScheduledIo::clear_readiness(const ReadyEvent& event) {
   // clear. Which of the two wins the compare-and-swap, and what must each
   // outcome leave in the word?
   (void)event;
-  throw Todo("09 clear (rt/io/readiness_word.cpp)");
+  throw Todo("4 of chapter 09 (clear, in rt/io/readiness_word.cpp)");
 }
 
 ReadyEvent ScheduledIo::ready_event(io::Direction direction) const {

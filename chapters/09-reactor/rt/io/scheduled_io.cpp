@@ -21,7 +21,7 @@ std::optional<ReadyEvent> ScheduledIo::poll_readiness(Context& cx, io::Direction
   // What must you do after storing the waker, still under the lock?
   (void)cx;
   (void)direction;
-  throw Todo("09 poll_readiness (rt/io/scheduled_io.cpp)");
+  throw Todo("5 of chapter 09 (poll_readiness, in rt/io/scheduled_io.cpp)");
 }
 
 void ScheduledIo::wake(io::Ready ready) {

@@ -134,7 +134,7 @@ void TimeDriver::park(int timeout_ms) {
   // Hint: why must the sleep stop at the next timer, and what wakes it
   // if a sooner timer is registered while it sleeps?
   (void)timeout_ms;
-  throw Todo("10 park (rt/time/driver.cpp)");
+  throw Todo("5 of chapter 10 (park, in rt/time/driver.cpp)");
 }
 
 void TimeDriver::process_at(std::uint64_t now) {

@@ -17,14 +17,14 @@ void Level::add_entry(TimerEntry* entry) {
   // Hint: the occupied word must say exactly which slots hold entries:
   // next_expiration trusts it and looks nowhere else.
   (void)entry;
-  throw Todo("10 add_remove (rt/time/level.cpp)");
+  throw Todo("2 of chapter 10 (add_remove, in rt/time/level.cpp)");
 }
 
 void Level::remove_entry(TimerEntry* entry) {
   // TODO: unlink `entry` from its slot (slots_[entry->slot]), in O(1), and
   // clear the slot's bit in occupied_ if that was its last entry.
   (void)entry;
-  throw Todo("10 add_remove (rt/time/level.cpp)");
+  throw Todo("2 of chapter 10 (add_remove, in rt/time/level.cpp)");
 }
 
 EntryList Level::take_slot(unsigned slot) {
@@ -42,7 +42,7 @@ std::optional<Expiration> Level::next_expiration(std::uint64_t now) const {
   // Hint: at level 1 (64 ms slots, 4,096 ms a span), now = 5,000 and slot
   // 3 occupied: at which tick does slot 3 begin?
   (void)now;
-  throw Todo("10 next_expiration (rt/time/level.cpp)");
+  throw Todo("3 of chapter 10 (next_expiration, in rt/time/level.cpp)");
 }
 
 std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
@@ -55,7 +55,7 @@ std::optional<unsigned> Level::next_occupied_slot(std::uint64_t now) const {
   // Why does now's own slot come last? Think of the top level, where a
   // timer years away shares the slot numbers of this round.
   (void)now;
-  throw Todo("10 next_expiration (rt/time/level.cpp)");
+  throw Todo("3 of chapter 10 (next_expiration, in rt/time/level.cpp)");
 }
 
 }  // namespace rt::detail

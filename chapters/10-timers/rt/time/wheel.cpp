@@ -19,7 +19,7 @@ unsigned Wheel::level_for(std::uint64_t elapsed, std::uint64_t when) {
   // level_for(0, 4096) is 2.
   (void)elapsed;
   (void)when;
-  throw Todo("10 level_for (rt/time/wheel.cpp)");
+  throw Todo("1 of chapter 10 (level_for, in rt/time/wheel.cpp)");
 }
 
 bool Wheel::insert(TimerEntry* entry) {
@@ -66,7 +66,7 @@ TimerEntry* Wheel::poll(std::uint64_t now) {
   // rather than jump to now at once? Think of where process_expiration
   // puts the entries it cascades.
   (void)now;
-  throw Todo("10 poll (rt/time/wheel.cpp)");
+  throw Todo("4 of chapter 10 (poll, in rt/time/wheel.cpp)");
 }
 
 void Wheel::process_expiration(const Expiration& expiration) {
@@ -79,7 +79,7 @@ void Wheel::process_expiration(const Expiration& expiration) {
   // Hint: a level-1 slot holds 64 ms of deadlines. Which of them are due
   // when it fires, and where do the others belong now?
   (void)expiration;
-  throw Todo("10 poll (rt/time/wheel.cpp)");
+  throw Todo("4 of chapter 10 (poll, in rt/time/wheel.cpp)");
 }
 
 }  // namespace rt::detail

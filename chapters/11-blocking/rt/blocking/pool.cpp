@@ -30,7 +30,7 @@ void BlockingPool::spawn(Header* job, bool mandatory) {
   // Hint: a thread you wake is still counted idle until it runs. What
   // does the next spawn, a moment later, conclude from that count?
   (void)num_notify_;
-  throw Todo("11 spawn (rt/blocking/pool.cpp)");
+  throw Todo("1 of chapter 11 (spawn, in rt/blocking/pool.cpp)");
 }
 
 void BlockingPool::start_thread(std::unique_lock<loom::mutex>& lock) {
@@ -105,7 +105,7 @@ bool BlockingPool::wait_for_work(std::unique_lock<loom::mutex>& lock) {
   // Hint: spawn may pick this thread at the very moment its keep-alive
   // runs out. Which of the two must win, and why?
   (void)lock;
-  throw Todo("11 wait_for_work (rt/blocking/pool.cpp)");
+  throw Todo("2 of chapter 11 (wait_for_work, in rt/blocking/pool.cpp)");
 }
 
 void BlockingPool::forget_thread(std::size_t id, std::unique_lock<loom::mutex>& lock) {
@@ -134,7 +134,7 @@ void BlockingPool::shutdown(std::optional<std::chrono::nanoseconds> timeout) {
   // predicate; which of them says whether the predicate held?
   bool all_left = false;
   (void)timeout;
-  throw Todo("11 shutdown (rt/blocking/pool.cpp)");
+  throw Todo("3 of chapter 11 (shutdown, in rt/blocking/pool.cpp)");
   std::unordered_map<std::size_t, loom::thread> threads = std::move(threads_);
   loom::thread last = std::move(last_exiting_);
   lock.unlock();

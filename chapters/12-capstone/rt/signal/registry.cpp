@@ -71,7 +71,7 @@ void SignalRegistry::process() {
   //  - if any was, wake every listener: notify_.notify_waiters().
   // Hint: the driver is edge-triggered. What happens to a second pending
   // signal if you read only one record?
-  throw Todo("12 process (rt/signal/registry.cpp)");
+  throw Todo("5 of chapter 12 (process, in rt/signal/registry.cpp)");
 }
 
 }  // namespace rt::detail

@@ -47,7 +47,7 @@ bool Signal::poll(Context& cx) {
   // must exist before you look, so that a delivery right after the look
   // still wakes this task?
   (void)cx;
-  throw Todo("12 signal_poll (rt/signal/signal.cpp)");
+  throw Todo("6 of chapter 12 (signal_poll, in rt/signal/signal.cpp)");
 }
 
 Signal signal(int signo) { return Signal({signo}); }

@@ -15,7 +15,7 @@ void CancellationToken::cancel() const {
   //    (weak_ptr::lock, then CancellationToken(child).cancel()).
   // Hint: a waiter makes its Notified, then reads the flag. Which order of
   // "set the flag" and "notify" can it miss?
-  throw Todo("12 cancel (rt/sync/cancellation_token.cpp)");
+  throw Todo("3 of chapter 12 (cancel, in rt/sync/cancellation_token.cpp)");
 }
 
 CancellationToken CancellationToken::child_token() const {
@@ -45,7 +45,7 @@ bool CancellationToken::WaitForCancellation::poll(Context& cx) {
   //    means look again (reset notified_ and go round).
   // Hint: why make the Notified before reading the flag, and not after?
   (void)cx;
-  throw Todo("12 wait_for_cancellation (rt/sync/cancellation_token.cpp)");
+  throw Todo("4 of chapter 12 (wait_for_cancellation, in rt/sync/cancellation_token.cpp)");
 }
 
 }  // namespace rt

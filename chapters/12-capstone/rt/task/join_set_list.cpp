@@ -93,7 +93,7 @@ void JoinSetList::notify(JoinSetEntry& entry) {
   // Hint: a JoinSet's task can finish after the set forgot it
   // (detach_all). What must its waker then do?
   (void)entry;
-  throw Todo("12 notify (rt/task/join_set_list.cpp)");
+  throw Todo("1 of chapter 12 (notify, in rt/task/join_set_list.cpp)");
 }
 
 JoinSetEntry* JoinSetList::poll_next(Context& cx, bool& empty) {
@@ -111,7 +111,7 @@ JoinSetEntry* JoinSetList::poll_next(Context& cx, bool& empty) {
   // polled, and not after?
   (void)cx;
   (void)empty;
-  throw Todo("12 poll_next (rt/task/join_set_list.cpp)");
+  throw Todo("2 of chapter 12 (poll_next, in rt/task/join_set_list.cpp)");
 }
 
 void JoinSetList::abort_all() {

@@ -19,7 +19,7 @@ void MultiThread::park(std::size_t index) {
   // Hint: why list first and look second? Think of a task pushed between
   // the run loop's empty pop and this call, when nobody was listed.
   (void)index;
-  throw Todo("04 park (rt/scheduler/multi_thread/park_worker.cpp)");
+  throw Todo("2 of chapter 04 (park, in rt/scheduler/multi_thread/park_worker.cpp)");
 }
 
 bool MultiThread::work_pending(std::size_t index) const {

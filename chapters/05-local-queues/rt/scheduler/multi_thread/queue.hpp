@@ -115,7 +115,7 @@ Pushed LocalQueue<Capacity>::push_back_or_overflow(Header* task, Inject& inject)
   // Hint: why count the room from the steal head and not the real one?
   (void)task;
   (void)inject;
-  throw Todo("05 push (rt/scheduler/multi_thread/queue.hpp)");
+  throw Todo("1 of chapter 05 (push, in rt/scheduler/multi_thread/queue.hpp)");
 }
 
 template <std::uint32_t Capacity>
@@ -137,7 +137,7 @@ bool LocalQueue<Capacity>::push_overflow(Header* task, std::uint32_t head, std::
   (void)head;
   (void)tail;
   (void)inject;
-  throw Todo("05 overflow (rt/scheduler/multi_thread/queue.hpp)");
+  throw Todo("3 of chapter 05 (overflow, in rt/scheduler/multi_thread/queue.hpp)");
 }
 
 template <std::uint32_t Capacity>
@@ -149,7 +149,7 @@ Header* LocalQueue<Capacity>::pop() {
   //  - a steal is in progress: only the real head moves (the stealer
   //    moves its own when it is done).
   // Hint: after a successful CAS, is the slot still yours to read?
-  throw Todo("05 pop (rt/scheduler/multi_thread/queue.hpp)");
+  throw Todo("2 of chapter 05 (pop, in rt/scheduler/multi_thread/queue.hpp)");
 }
 
 }  // namespace rt::detail

@@ -64,7 +64,7 @@ std::uint32_t LocalQueue<Capacity>::steal_into2(LocalQueue& dst, std::uint32_t d
   // and your reads finished before the owner overwrites the slots?
   (void)dst;
   (void)dst_tail;
-  throw Todo("06 steal (rt/scheduler/multi_thread/queue_steal.hpp)");
+  throw Todo("1 of chapter 06 (steal, in rt/scheduler/multi_thread/queue_steal.hpp)");
 }
 
 }  // namespace rt::detail

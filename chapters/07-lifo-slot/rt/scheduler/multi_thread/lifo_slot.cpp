@@ -25,7 +25,7 @@ void MultiThread::schedule_local(std::size_t index, Header* task, bool is_yield)
   (void)worker;
   (void)task;
   (void)is_yield;
-  throw Todo("07 lifo_schedule (rt/scheduler/multi_thread/lifo_slot.cpp)");
+  throw Todo("1 of chapter 07 (lifo_schedule, in rt/scheduler/multi_thread/lifo_slot.cpp)");
 }
 
 void MultiThread::yield_now(Header* task) {
@@ -47,7 +47,7 @@ void MultiThread::run_lifo_slot(Worker& worker) {
   // Hint: two tasks that wake each other through a channel: without the
   // limit, what happens to every other task of this worker?
   (void)worker;
-  throw Todo("07 lifo_polls (rt/scheduler/multi_thread/lifo_slot.cpp)");
+  throw Todo("2 of chapter 07 (lifo_polls, in rt/scheduler/multi_thread/lifo_slot.cpp)");
 }
 
 Header* MultiThread::next_lifo_task(Worker& worker) {

@@ -48,7 +48,7 @@ void MultiThread::hand_off_core(std::size_t index) {
   // Hint: with every blocking thread busy, the new thread may not start
   // for a long time. Who runs this core's tasks until it does?
   (void)worker;
-  throw Todo("11 hand_off_core (rt/scheduler/multi_thread/block_in_place.cpp)");
+  throw Todo("4 of chapter 11 (hand_off_core, in rt/scheduler/multi_thread/block_in_place.cpp)");
 }
 
 void MultiThread::take_back_core(std::size_t index) {
@@ -60,7 +60,7 @@ void MultiThread::take_back_core(std::size_t index) {
   // Hint: both threads may try at the same moment; only one of them may
   // come away with the core.
   (void)index;
-  throw Todo("11 take_back_core (rt/scheduler/multi_thread/block_in_place.cpp)");
+  throw Todo("5 of chapter 11 (take_back_core, in rt/scheduler/multi_thread/block_in_place.cpp)");
 }
 
 bool MultiThread::take_core(std::size_t index) {
