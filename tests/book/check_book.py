@@ -3,6 +3,7 @@
 they should (an exercise's solution shown unfolded, or folded but not as a
 solution, a listing without its caption), print.html has unique ids, the
 search index covers every page and holds no line of a hint or a solution,
+holds code as it is written and every section whole,
 every solution waits at the end of its chapter behind "I have tried", and
 the mdBook preprocessor mode speaks mdBook's protocol and moves the
 solutions too.
@@ -157,6 +158,16 @@ class BookCopy(unittest.TestCase):
         self.assertGreater(checked, 500)
         # The issue's example: exercise 4's solution, `yielded_ = true;`, is nowhere in the index.
         self.assertFalse(any("yielded_=true" in squash(e["x"]) for e in index))
+
+    def test_the_search_index_holds_code_as_written_and_sections_whole(self):
+        out = Path(self.tmp.name) / "out"
+        self.assertEqual(self.build("--out", str(out)).returncode, 0)
+        index = search_index(out)
+        # Highlighted code: its tokens joined as in the source, not spaced apart.
+        for code in ("std::exchange", "fetch_or(shutdown_bit", "root.poll(cx)"):
+            self.assertTrue(any(code in e["x"] for e in index), f"{code} is not in the search index")
+        # No section cut short: some are longer than a preview, and whole.
+        self.assertGreater(max(len(e["x"]) for e in index), 4000)
 
     def test_a_listing_without_its_caption_fails(self):
         self.edit('<p class="listing-caption">Listing 1.1: <code>rt/task/task.hpp</code></p>\n', "")
