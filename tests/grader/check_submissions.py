@@ -5,6 +5,7 @@ pristine copy of the course, sandboxed when root) and each held to the exact
 score and integrity findings it must get.
 
 Usage: check_submissions.py GRADER BUILDDIR SOURCE_ROOT
+       CHECK_SUBMISSIONS_ONLY=TEXT check_submissions.py ...   the cases named so
 
 Every submission is chapter 01 of the course as committed, with the
 student's files replaced by the solution's (an honest, complete answer) or
@@ -25,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -161,6 +163,28 @@ static_assert(touch(std::make_integer_sequence<int, 1000>()) > 0);
     "include-root-only": """
 #include "ROOTONLY"
 """,
+    # Leaves state for later runs: a System V shared-memory segment, open
+    # to all, and a connection to an abstract Unix socket of this checker's
+    # (SHMKEY and ABSTRACT are this run's).
+    "leave-state": """
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <cstddef>
+#include <cstring>
+static const bool g_left = [] {
+  shmget(SHMKEY, 4096, IPC_CREAT | 0666);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path + 1, "ABSTRACT", sizeof "ABSTRACT" - 1);
+  connect(fd, reinterpret_cast<sockaddr*>(&address),
+          static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + sizeof "ABSTRACT"));
+  return true;
+}();
+""",
     # Declares a function the runtime then calls but never defines: the
     # linker's error must be shown with its lines.
     "link-error": """
@@ -181,6 +205,7 @@ CASES = [
      ["touches a sanitizer's hook (__tsan_default_options)",
       "defines '__tsan_default_options'"], False),
     ("does not link", "solution", "link-error", {}, 0, [], False),
+    ("leaves state for later runs", "solution", "leave-state", {}, "full", [], True),
     ("compiles for hours", "solution", "slow-compile", {}, 0, [], False),
     ("includes a file only root may read", "solution", "include-root-only", {}, 0, [], True),
     ("changes build files and tests", "solution", None, {
@@ -307,8 +332,14 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
             # Read, it would stop the compiler with its text in the error.
             f.write(f"#error {ROOT_ONLY_SECRET}\n")
         os.chmod(root_only, 0o600)
+    shm_key = 0x5eed0000 + os.getpid() % 0x10000
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(f"\0grader-leak-{os.getpid()}".encode())
+    listener.listen(64)
+    listener.setblocking(False)
     paths = {"MARKER": marker, "RESULTS": json_path, "FIRST_TEST": FIRST_TEST,
-             "SUBMISSION": where, "ROOTONLY": root_only}
+             "SUBMISSION": where, "ROOTONLY": root_only,
+             "SHMKEY": str(shm_key), "ABSTRACT": f"grader-leak-{os.getpid()}"}
     make_submission(source_root, where, start, attack, extra_files, paths)
     finished, seconds = grade(grader, builddir, workdir, where, json_path,
                               *OPTIONS.get(attack, PLAIN))
@@ -358,6 +389,18 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
                   for t in record["tests"]),
               f"{name}: no test runs on a build that read outside the copy",
               repr({t["status"] for t in record["tests"]}))
+    if attack == "leave-state":
+        with open("/proc/sysvipc/shm") as f:
+            keys = [int(line.split()[0]) for line in f.readlines()[1:] if line.split()]
+        check(shm_key not in keys, f"{name}: no shared-memory segment of a test outlives it",
+              f"key {shm_key:#x} is in /proc/sysvipc/shm")
+        try:
+            listener.accept()[0].close()
+            reached = True
+        except BlockingIOError:
+            reached = False
+        check(not reached, f"{name}: a test reaches no abstract socket outside its run")
+    listener.close()
     if attack == "link-error":
         messages = " ".join(t["message"] for t in record["tests"])
         check(all(t["status"] == "does not compile" for t in record["tests"]) and
@@ -823,8 +866,14 @@ def main():
         # One copy of the course for every submission, so each rebuilds only
         # what it changed.
         workdir = os.path.join(scratch, "work")
+        # CHECK_SUBMISSIONS_ONLY=TEXT: only the cases whose name holds TEXT
+        # (a maintainer's quick look; the suite runs them all).
+        only = os.environ.get("CHECK_SUBMISSIONS_ONLY")
         for case in CASES:
-            run_case(grader, builddir, source_root, workdir, scratch, case)
+            if not only or only in case[0]:
+                run_case(grader, builddir, source_root, workdir, scratch, case)
+        if only:
+            return summary()
         check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
         check_regressions_counted(grader, builddir, source_root, workdir, scratch)
         check_hidden_unforgeable(grader, builddir, source_root, workdir, scratch)

@@ -4,11 +4,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <net/if.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,12 +109,29 @@ struct ChildSetup {
   pid_t grader;
 };
 
-// The sandbox's own /tmp, /dev/shm, /var/tmp and /run/lock (see
-// ChildRequest::private_tmp). The binary is opened first: its path may be
-// under the /tmp this hides. Returns the descriptor to execute.
+// A new network namespace has a loopback, down: tests bind 127.0.0.1.
+bool loopback_up() {
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  ifreq request{};
+  std::memcpy(request.ifr_name, "lo", 3);
+  bool up = ioctl(fd, SIOCGIFFLAGS, &request) == 0;
+  request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP | IFF_RUNNING);
+  up = up && ioctl(fd, SIOCSIFFLAGS, &request) == 0;
+  close(fd);
+  return up;
+}
+
+// The sandbox's own /tmp, /dev/shm, /var/tmp and /run/lock, System V IPC
+// and network (see ChildRequest::private_tmp): the namespaces end with the
+// test's last process, and what it made in them with it. The binary is
+// opened first: its path may be under the /tmp this hides. Returns the
+// descriptor to execute.
 int enter_private_tmp(const ChildSetup& s) {
   int binary = open(s.argv[0], O_RDONLY | O_CLOEXEC);
   if (binary < 0) child_failed("grader: cannot execute the program\n");
+  if (unshare(CLONE_NEWIPC | CLONE_NEWNET) != 0 || !loopback_up())
+    child_failed("grader: cannot give the test System V IPC and a network of its own\n");
   if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
       mount(s.private_tmp, "/tmp", nullptr, MS_BIND, nullptr) != 0)
     child_failed("grader: cannot give the test a private /tmp\n");

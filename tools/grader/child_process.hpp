@@ -40,8 +40,9 @@ struct ChildRequest {
   std::optional<unsigned long long> cpu_seconds;
   // When set (with run_as, as root), the child gets a mount namespace of
   // its own in which this folder is /tmp, its working folder, and /dev/shm,
-  // /var/tmp and /run/lock are empty: nothing it writes there is seen by
-  // any other test, or outlives it.
+  // /var/tmp and /run/lock are empty; and System V IPC and a network of
+  // its own (a loopback, up): nothing it writes there, no segment, queue or
+  // abstract socket it makes, is seen by any other test, or outlives it.
   std::string private_tmp;
   // Kill whatever the child left behind, in its process group or not.
   bool kill_descendants = false;
