@@ -5,7 +5,7 @@ fixture, checks that a grade naming no chapter grades the chapter the
 student is on (the first without full marks at its last grade; the first
 on a fresh start) and says so; that every chapter's last grade is kept;
 that while a chapter's own exercises are not started its regressions are
-one line; that a test binary that does not compile is one line with its
+one line, and while its files hold a stub they are neither built nor run; that a test binary that does not compile is one line with its
 errors; that --brief shows one failure of each kind in full; that a plain
 grade says once how to grade as the instructor does (every sanitizer,
 earlier chapters counted); and that none of it changes a score.
@@ -216,6 +216,36 @@ def check_not_compiling(course):
     course.write_ninja(broken=())
 
 
+def check_deferred_regressions(course):
+    """While the chapter's files hold a stub of its own, a student's grade
+    neither builds nor runs the earlier chapters' tests: the regression's
+    target is broken here, so building it would show."""
+    header = os.path.join(course.root, "chapters", "02-beta", "rt", "rt.hpp")
+    with open(header, "w") as f:
+        f.write('#pragma once\ninline void beta() { throw Todo("1 of chapter 02 (beta, in rt/rt.hpp)"); }\n')
+    course.write_ninja(broken=("tests/chapters-02-tests-01",))
+    result = course.grade("2")
+    lines = [line for line in result.stdout.splitlines() if " regressions " in line]
+    check(len(lines) == 1 and "1 not built or run while this chapter has stubs "
+          "(chapters/02-beta/rt/rt.hpp has one)" in lines[0] and
+          "does not compile" not in result.stdout,
+          "while the chapter has stubs, its regressions are neither built nor run, and it says so",
+          result.stdout)
+    tests = course.results()["tests"]
+    check(len(tests) == 4 and not any(t["regression"] for t in tests) and
+          result.stdout.rstrip().splitlines()[-1] == "Score: 1/6",
+          "the chapter's own tests are graded as before", repr(tests)[:300] + result.stdout[-200:])
+    every = course.grade("2", "--every-test")
+    check("does not compile" in every.stdout, "--every-test builds the regressions all the same",
+          every.stdout[-600:])
+    course.write_ninja(broken=())
+    with open(header, "w") as f:
+        f.write("#pragma once\n")
+    after = course.grade("2")
+    check("(earlier chapters' tests, not counted: 1 of 1 pass)" in after.stdout,
+          "once the stub is gone, the regressions run", after.stdout[-400:])
+
+
 def check_damaged_record(course):
     with open(course.grades, "w") as f:
         f.write('{"chapters": 3}')
@@ -244,6 +274,7 @@ def main():
         check_all_and_named(course)
         check_brief(course)
         check_not_compiling(course)
+        check_deferred_regressions(course)
         check_damaged_record(course)
     return summary()
 

@@ -209,6 +209,11 @@ void ConsoleReport::not_compiling(const std::vector<TestResult>& results,
   std::fflush(stdout);
 }
 
+void ConsoleReport::regressions_deferred(int tests, const std::string& stub_file) {
+  deferred_regressions_ = tests;
+  stub_file_ = stub_file;
+}
+
 void ConsoleReport::chapter_done(const std::string& chapter,
                                  const std::vector<TestResult>& results) {
   for (const Exercise& e : exercises_) {
@@ -225,6 +230,13 @@ void ConsoleReport::chapter_done(const std::string& chapter,
                           tally(folded_regressions_)));
   exercises_.clear();
   folded_regressions_.clear();
+  if (deferred_regressions_ > 0)
+    print_row(chapter, "regressions", points_column(false, 0, 0), "",
+              fmt::format("earlier chapters' tests, not counted: {} not built or run while this "
+                          "chapter has stubs ({} has one); they run once every stub is gone "
+                          "(--every-test: now)",
+                          deferred_regressions_, stub_file_));
+  deferred_regressions_ = 0;
   own_unfinished_ = false;
   print_chapter_score(chapter, results);
 }

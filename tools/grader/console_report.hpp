@@ -33,6 +33,10 @@ class ConsoleReport {
   // All the tests of one test binary that does not compile, as one line.
   void not_compiling(const std::vector<TestResult>& results, const std::string& target);
 
+  // The chapter's regressions left out while its stubs remain
+  // (ChapterPlan::deferred_regressions): a line of its own in chapter_done.
+  void regressions_deferred(int tests, const std::string& stub_file);
+
   // The folded lines of `chapter`, then its score.
   void chapter_done(const std::string& chapter, const std::vector<TestResult>& results);
 
@@ -53,6 +57,8 @@ class ConsoleReport {
   ConsoleSettings settings_;
   std::vector<Exercise> exercises_;  // in the order they were first reached
   std::vector<TestResult> folded_regressions_;
+  int deferred_regressions_ = 0;
+  std::string stub_file_;
   bool own_unfinished_ = false;  // a test of the chapter itself is not started
   std::set<Status> detailed_;    // --brief: the kinds whose details were shown
 };

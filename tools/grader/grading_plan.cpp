@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
 
 #include "build.hpp"
 #include "chapter_selection.hpp"
@@ -42,7 +45,7 @@ ChapterPlan plan_chapter(const std::vector<std::string>& course, const std::stri
                          const std::string& source_root, const std::string& build_dir,
                          bool solutions, bool own_tests_only) {
   std::string flavour = solutions ? "solutions" : "chapters";
-  ChapterPlan plan{chapter, {}, {}, build_dir + "/" + flavour + "/" + chapter};
+  ChapterPlan plan{chapter, {}, {}, build_dir + "/" + flavour + "/" + chapter, 0, {}};
   std::vector<TestBinary> regressions;
   for (const std::string& earlier : course) {
     if (own_tests_only && earlier != chapter) continue;
@@ -98,6 +101,32 @@ std::vector<std::string> files_of(const std::string& source_root, const std::str
   return files;
 }
 
+// The first of `files` that still holds a stub of `chapter`, as
+// scripts/snapshot writes them: Todo("6 of chapter 01 (block_on, in ...)").
+std::string first_stub_file(const std::vector<std::string>& files, const std::string& chapter) {
+  std::regex stub("Todo\\(\"[0-9]+ of chapter " + chapter_number(chapter) + " \\(");
+  for (const std::string& path : files) {
+    std::ifstream in(path);
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (std::regex_search(text, stub)) return path;
+  }
+  return {};
+}
+
+// Leaves a chapter's regressions out of a student's own grade while its
+// stubs remain (see ChapterPlan::deferred_regressions).
+void defer_regressions(ChapterPlan& chapter, const std::string& source_root) {
+  chapter.stub_file = first_stub_file(chapter.student_files, chapter.chapter);
+  if (chapter.stub_file.empty()) return;
+  chapter.stub_file = std::filesystem::relative(chapter.stub_file, source_root).string();
+  auto regression = [](const TestBinary& b) { return b.regression; };
+  for (const TestBinary& binary : chapter.binaries)
+    if (binary.regression) chapter.deferred_regressions += static_cast<int>(binary.tests.size());
+  chapter.binaries.erase(
+      std::remove_if(chapter.binaries.begin(), chapter.binaries.end(), regression),
+      chapter.binaries.end());
+}
+
 }  // namespace
 
 GradingPlan plan_from_manifest(const Options& options) {
@@ -133,6 +162,11 @@ GradingPlan plan_from_manifest(const Options& options) {
                                             plan.build_dir, options.solutions,
                                             options.own_tests_only);
     if (!options.solutions) chapter_plan.student_files = files_of(source_root, flavour, chapter);
+    // Only a student's own look at a chapter: never an instructor's grade,
+    // nor one that asks for every test or counts the regressions.
+    if (!options.solutions && !plan.copied && !options.count_regressions &&
+        !options.every_test && !options.build_only)
+      defer_regressions(chapter_plan, source_root);
     plan.chapters.push_back(chapter_plan);
   }
   return plan;
@@ -148,7 +182,7 @@ GradingPlan plan_from_binaries(const Options& options) {
     binary.test_chapter = name;
     binary.path = path;
     binary.tests = tests;
-    plan.chapters.push_back({name, {binary}, {}, {}});
+    plan.chapters.push_back({name, {binary}, {}, {}, 0, {}});
   }
   return plan;
 }

@@ -33,6 +33,12 @@ struct ChapterPlan {
   // source files, and the folder its objects are built in.
   std::vector<std::string> student_files;
   std::string objects_dir;
+  // A student's own grade while the chapter's stubs remain: the earlier
+  // chapters' tests (not counted then, and folded into one line) are
+  // neither built nor run, so a first grade builds the chapter's own tests
+  // alone. How many tests that leaves out, and the first file with a stub.
+  int deferred_regressions = 0;
+  std::string stub_file;
 };
 
 // Where the tests of one mode (plain, or under a sanitizer) are built.

@@ -132,6 +132,8 @@ void GradingSession::grade(const ChapterPlan& chapter) {
         run_binary(chapter, chapter.binaries[i], built[i]);
     }
   }
+  if (chapter.deferred_regressions > 0)
+    console_.regressions_deferred(chapter.deferred_regressions, chapter.stub_file);
   console_.chapter_done(chapter.chapter, run_.results);
   if (records_grades_ && !stopped_) record_chapter(chapter.chapter);
 }
