@@ -5,7 +5,7 @@ pristine copy of the course, sandboxed when root) and each held to the exact
 score and integrity findings it must get.
 
 Usage: check_submissions.py GRADER BUILDDIR SOURCE_ROOT
-       CHECK_SUBMISSIONS_ONLY=TEXT check_submissions.py ...   the cases named so
+       CHECK_SUBMISSIONS_ONLY=TEXT check_submissions.py ...   the cases and checks named so
 
 Every submission is chapter 01 of the course as committed, with the
 student's files replaced by the solution's (an honest, complete answer) or
@@ -159,6 +159,11 @@ template <int... N> constexpr int touch(std::integer_sequence<int, N...>) {
 }
 static_assert(touch(std::make_integer_sequence<int, 1000>()) > 0);
 """,
+    # Makes the compiler read an endless file: without a memory limit it
+    # takes the machine's memory.
+    "include-dev-zero": """
+#include "/dev/zero"
+""",
     # Includes a file only root may read, to see it in the compiler's errors.
     "include-root-only": """
 #include "ROOTONLY"
@@ -207,6 +212,7 @@ CASES = [
     ("does not link", "solution", "link-error", {}, 0, [], False),
     ("leaves state for later runs", "solution", "leave-state", {}, "full", [], True),
     ("compiles for hours", "solution", "slow-compile", {}, 0, [], False),
+    ("includes /dev/zero", "solution", "include-dev-zero", {}, 0, [], False),
     ("includes a file only root may read", "solution", "include-root-only", {}, 0, [], True),
     ("changes build files and tests", "solution", None, {
         f"chapters/{CHAPTER}/meson.build": "run_command('touch', 'MARKER', check: false)\n",
@@ -233,7 +239,8 @@ CASES = [
 # Extra grader options, per attack: plain unless the attack needs a sanitizer
 # (the instructor's default, all three modes, would triple the build).
 OPTIONS = {"silence-tsan": ["--sanitize", "thread"],
-           "slow-compile": ["--build-timeout", "20", "--sanitize", "plain"]}
+           "slow-compile": ["--build-timeout", "20", "--sanitize", "plain"],
+           "include-dev-zero": ["--sanitize", "plain"]}
 ROOT_ONLY_SECRET = "root-only-secret-5e1d"
 
 PLAIN = ["--sanitize", "plain"]
@@ -379,6 +386,11 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
               f"{seconds:.0f} s: {messages[:600]}")
         check(not builder_processes(), f"{name}: no compiler outlives the stopped build",
               repr(builder_processes()))
+    if attack == "include-dev-zero":
+        messages = " ".join(t["message"] for t in record["tests"])
+        check(all(t["status"] == "does not compile" for t in record["tests"]) and
+              "ran out of memory" in messages and seconds < 300,
+              f"{name}: the compiler stops at the build's memory limit", f"{seconds:.0f} s: {messages[:600]}")
     if attack == "include-root-only":
         everything = finished.stdout + finished.stderr + json.dumps(record)
         check(ROOT_ONLY_SECRET not in everything and "Permission denied" in everything and
@@ -852,6 +864,20 @@ def check_regressions_counted(grader, builddir, source_root, workdir, scratch):
           "--no-count-regressions shows chapter 01's tests without counting them",
           f"{record['score']}/{record['max_score']}")
 
+    # Chapter 02 has three test binaries (its tests, its model tests, chapter
+    # 01's): a compile that never ends costs the submission's one budget,
+    # not a budget for each.
+    path = os.path.join(where, "chapters", REGRESSION_CHAPTER, "rt", "task", "yield_now.cpp")
+    with open(path, "a") as f:
+        f.write(ATTACKS["slow-compile"])
+    finished, record = grade_chapter_02(grader, builddir, workdir, where, scratch,
+                                        "compiles for hours, 02", "--build-timeout", "20")
+    messages = " ".join(t["message"] for t in record["tests"])
+    check(record["tests"] and all(t["status"] == "does not compile" for t in record["tests"]) and
+          "was not started: the submission's builds used up their 20 s" in messages,
+          "a chapter's test binaries share the submission's build budget, not one each",
+          messages[:1200])
+
 
 def main():
     global SOURCE_ROOT, FULL, FIRST_TEST, FIRST_POINTS
@@ -868,19 +894,16 @@ def main():
         workdir = os.path.join(scratch, "work")
         # CHECK_SUBMISSIONS_ONLY=TEXT: only the cases whose name holds TEXT
         # (a maintainer's quick look; the suite runs them all).
-        only = os.environ.get("CHECK_SUBMISSIONS_ONLY")
+        only = os.environ.get("CHECK_SUBMISSIONS_ONLY", "")
         for case in CASES:
-            if not only or only in case[0]:
+            if only in case[0]:
                 run_case(grader, builddir, source_root, workdir, scratch, case)
-        if only:
-            return summary()
-        check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
-        check_regressions_counted(grader, builddir, source_root, workdir, scratch)
-        check_hidden_unforgeable(grader, builddir, source_root, workdir, scratch)
+        checks = [check_sanitizers_by_default, check_regressions_counted, check_hidden_unforgeable]
         if ROOT:  # without root nothing is sandboxed, so nothing is closed to the test
-            check_hidden_unreadable(grader, builddir, source_root, workdir, scratch)
-            check_runs_isolated(grader, builddir, source_root, workdir, scratch)
-            check_killed_grader_cleans_up(grader, builddir, source_root, workdir, scratch)
+            checks += [check_hidden_unreadable, check_runs_isolated, check_killed_grader_cleans_up]
+        for each in checks:
+            if only in each.__name__:
+                each(grader, builddir, source_root, workdir, scratch)
     return summary()
 
 

@@ -148,11 +148,19 @@ namespace {
 // The longest a compiler may spend on one file, whatever the build's limit.
 constexpr double max_cpu_per_compile = 600;
 
-void confine(ChildRequest& ninja, const BuildLimits& limits) {
+// Seconds left of the submission's build budget (none: no budget).
+std::optional<double> seconds_left(const BuildLimits& limits) {
+  if (!limits.seconds) return std::nullopt;
+  std::chrono::duration<double> spent = std::chrono::steady_clock::now() - limits.start;
+  return *limits.seconds - spent.count();
+}
+
+void confine(ChildRequest& ninja, const BuildLimits& limits, double left) {
   ninja.run_as = limits.run_as;
   ninja.file_size = 4ull << 30;  // a test binary with its debug information, under a sanitizer
+  ninja.address_space = limits.address_space;
   if (!limits.seconds) return;
-  ninja.timeout = std::chrono::duration<double>(*limits.seconds);
+  ninja.timeout = std::chrono::duration<double>(left);
   ninja.kill_descendants = true;
   ninja.cpu_seconds = static_cast<unsigned long long>(std::min(*limits.seconds,
                                                                max_cpu_per_compile));
@@ -161,17 +169,29 @@ void confine(ChildRequest& ninja, const BuildLimits& limits) {
 BuildResult run_ninja(const std::string& build_dir, const std::vector<std::string>& arguments,
                       const std::string& what, const BuildProgress& progress,
                       const BuildLimits& limits) {
+  std::optional<double> left = seconds_left(limits);
+  if (left && *left < 1)
+    return {false, fmt::format("the build of {} was not started: the submission's builds used "
+                               "up their {:.0f} s (--build-timeout) before it",
+                               what, *limits.seconds)};
   ChildRequest ninja;
   ninja.argv = {"ninja", "-C", build_dir};
   ninja.argv.insert(ninja.argv.end(), arguments.begin(), arguments.end());
   ninja.head_limit = 256 * 1024;
   if (progress) ninja.on_output = NinjaSteps(progress);
-  confine(ninja, limits);
+  confine(ninja, limits, left.value_or(0));
   ChildOutcome outcome = run_child(ninja);
   if (outcome.timed_out)
-    return {false, fmt::format("the build of {} ran out of time: stopped after {:.0f} s "
-                               "(--build-timeout), with every compiler it had started",
+    return {false, fmt::format("the build of {} ran out of time: stopped when the submission's "
+                               "builds had taken {:.0f} s in all (--build-timeout), with every "
+                               "compiler it had started",
                                what, *limits.seconds)};
+  if (outcome.output.find("virtual memory exhausted") != std::string::npos ||
+      outcome.output.find("out of memory allocating") != std::string::npos ||
+      outcome.output.find("std::bad_alloc") != std::string::npos)
+    return {false, fmt::format("a compiler ran out of memory: each may use {} GiB\n{}",
+                               limits.address_space.value_or(0) >> 30,
+                               first_error_lines(outcome.output))};
   if (outcome.signal == SIGXCPU || outcome.output.find("CPU time limit") != std::string::npos)
     return {false, fmt::format("a compiler ran out of time: stopped after {:.0f} s of CPU\n{}",
                                std::min(limits.seconds.value_or(0), max_cpu_per_compile),

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,13 +25,23 @@ std::string prepare_build_dir(const std::string& builddir, const std::string& so
 
 // How a submission's build is confined: run as `run_as` (the sandbox's
 // builder, sandbox.hpp), so that the compiler can read nothing that only
-// root may, and stopped, with everything it started, after `seconds`; each
-// compiler gets at most min(seconds, 600) s of CPU. Empty for the course's
-// own build.
+// root may; every build of the submission (each target, each mode, the
+// hidden tests) shares one budget of `seconds` from `start`, after which a
+// build is stopped with everything it started, and no other begins; each
+// compiler gets at most min(seconds, 600) s of CPU and `address_space`
+// bytes of memory. Empty for the course's own build.
 struct BuildLimits {
   std::optional<std::pair<uid_t, gid_t>> run_as;
   std::optional<double> seconds;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::optional<unsigned long long> address_space;
 };
+
+// The most memory (address space) one compiler or linker process of a
+// submission's build may have: the largest honest one, a chapter's tests
+// under AddressSanitizer, needs well under this; an #include of /dev/zero
+// stops here instead of taking the machine's memory.
+inline constexpr unsigned long long build_address_space = 8ull << 30;
 
 struct BuildResult {
   bool ok = false;

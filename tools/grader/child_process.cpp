@@ -144,12 +144,16 @@ int enter_private_tmp(const ChildSetup& s) {
 }
 
 // The sandbox's limits, for a user of this run alone (see ChildRequest::run_as).
-void limit(const ChildSetup& s) {
+void limit_user(const ChildSetup& s) {
   // A process per test is plenty; a fork bomb stops here, not at the machine.
   rlimit processes{256, 256};
   setrlimit(RLIMIT_NPROC, &processes);
   rlimit file_size{s.file_size, s.file_size};
   setrlimit(RLIMIT_FSIZE, &file_size);
+}
+
+// Each process's own memory and CPU, whoever it runs as, where asked for.
+void limit_process(const ChildSetup& s) {
   if (*s.address_space) {
     rlimit memory{**s.address_space, **s.address_space};
     setrlimit(RLIMIT_AS, &memory);
@@ -177,9 +181,10 @@ void limit(const ChildSetup& s) {
   int binary = s.private_tmp[0] != '\0' ? enter_private_tmp(s) : -1;
   rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
+  limit_process(s);
   if (*s.run_as) {
     auto [uid, gid] = **s.run_as;
-    limit(s);
+    limit_user(s);
     if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
       child_failed("grader: cannot switch to the sandbox user\n");
   }

@@ -32,10 +32,11 @@ struct ChildRequest {
   std::string working_dir;  // empty: the grader's own
   // When set, the child drops to this user and group before exec, with
   // the sandbox's limits: 256 processes for the user, files of at most
-  // `file_size` bytes, `address_space` bytes of memory and `cpu_seconds`
-  // of CPU for each of its processes when those are set.
+  // `file_size` bytes.
   std::optional<std::pair<uid_t, gid_t>> run_as;
   unsigned long long file_size = 256ull << 20;
+  // When set, whoever the child runs as: `address_space` bytes of memory
+  // and `cpu_seconds` of CPU for each of its processes.
   std::optional<unsigned long long> address_space;
   std::optional<unsigned long long> cpu_seconds;
   // When set (with run_as, as root), the child gets a mount namespace of

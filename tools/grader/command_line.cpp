@@ -51,8 +51,9 @@ void describe(CLI::App& app, Options& o, Switches& s) {
       ->allow_extra_args(false)
       ->type_name("MODE");
   app.add_option("--build-timeout", o.build_timeout,
-                 "with --submission: seconds a build step may take (default 1800); any one "
-                 "compiler process gets at most this, or 600, seconds of CPU");
+                 "with --submission: seconds all of the submission's builds may take together "
+                 "(every target, every mode; default 1800); any one compiler process gets at "
+                 "most this, or 600, seconds of CPU, and 8 GiB of memory");
   app.add_option("--timeout", o.timeout, "seconds per test run, instead of the default")
       ->type_name("SECONDS");
   app.add_option("--repeat", o.repeat, "run each test N times; it passes only if all pass")

@@ -51,7 +51,11 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
   // The mutation check (--first-failure) asks only whether a test failed.
   settings_ = {options.modes.front(), options.timeout, options.repeat, !options.first_failure};
   for (const std::string& warning : area_.warnings()) print_progress("warning: " + warning);
-  if (copied_) build_limits_.seconds = options.build_timeout;
+  if (copied_) {
+    build_limits_.seconds = options.build_timeout;
+    build_limits_.start = std::chrono::steady_clock::now();
+    build_limits_.address_space = build_address_space;
+  }
   if (copied_ && plan.copy.builder) build_limits_.run_as = {{builder_uid, builder_uid}};
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
