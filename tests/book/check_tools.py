@@ -70,10 +70,10 @@ class Course:
         (self.root / "book" / "hints").mkdir(parents=True)
         (self.root / "book/hints/01-alpha.md").write_text(LADDER.format(a="first", b="second"))
         (self.root / "book/hints/02-beta.md").write_text(LADDER.format(a="third", b="fourth"))
-        self.stub("01-alpha", "a.hpp", '01 first (a.hpp)')
-        self.stub("01-alpha", "b.cpp", '01 second (b.cpp)')
-        self.stub("02-beta", "c.hpp", '02 third part (c.hpp)')
-        self.stub("02-beta", "d.hpp", '02 fourth (d.hpp)')
+        self.stub("01-alpha", "a.hpp", '1 of chapter 01 (first, in a.hpp)')
+        self.stub("01-alpha", "b.cpp", '2 of chapter 01 (second, in b.cpp)')
+        self.stub("02-beta", "c.hpp", '1 of chapter 02 (third: part, in c.hpp)')
+        self.stub("02-beta", "d.hpp", '2 of chapter 02 (fourth, in d.hpp)')
 
     def stub(self, slug, name, message):
         path = self.root / "chapters" / slug / name
