@@ -1,8 +1,8 @@
 // The standard headers a runtime's files include most, precompiled once
 // per runtime library that compiles file by file (a student's chapter):
 // nearly all of what the compiler reads for one of the runtime's files is
-// these headers, so each file then compiles in about three quarters of
-// the time (chapter 09's two runtimes: 128 CPU-s against 167). Force-
+// these headers, so each file then compiles in about two thirds of
+// the time (chapter 09's two runtimes: 109 CPU-s against 167). Force-
 // included by meson (cpp_pch in src/meson.build); a file still includes
 // what it uses, since the solutions compile as one unit without it.
 #include <algorithm>
