@@ -61,7 +61,8 @@ constexpr const char lock_folder[] = "/run/grader-sandbox";
 // What a throw-away child of root found out about `uid`.
 enum class Probe { no_such_user, no_namespaces, namespaces };
 
-// Whether root may make a mount namespace here (for the private /tmp), and
+// Whether root may make the namespaces of a test's own /tmp, System V IPC
+// and network here (child_process.cpp, enter_private_tmp), and
 // whether `uid` can be taken; with `sweep`, the child then kills every
 // process of `uid`, which a run that died before cleaning up may have left
 // (kill(-1) spares the caller).
@@ -69,7 +70,7 @@ Probe probe(uid_t uid, bool sweep) {
   pid_t pid = fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid == 0) {
-    int namespaces = unshare(CLONE_NEWNS) == 0 ? 0 : 1;
+    int namespaces = unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) == 0 ? 0 : 1;
     if (setgroups(0, nullptr) != 0 || setgid(uid) != 0 || setuid(uid) != 0) _exit(2);
     if (sweep) kill(-1, SIGKILL);
     _exit(namespaces);
@@ -166,8 +167,9 @@ void RunArea::take_user_of_this_run() {
                         sandbox_user_name + "', like those of any other run on this machine");
   }
   if (!private_tmp_)
-    warnings_.push_back("root cannot make a mount namespace here (a container without "
-                        "CAP_SYS_ADMIN?): tests share the machine's /tmp and /dev/shm");
+    warnings_.push_back("root cannot make mount, IPC and network namespaces here (a container "
+                        "without CAP_SYS_ADMIN?): tests share the machine's /tmp, /dev/shm, "
+                        "System V IPC and abstract sockets");
 }
 
 RunArea::~RunArea() {

@@ -6,8 +6,9 @@
 // nor the result files, and cannot signal the grader: a user id of this
 // grading run alone, with no account, so that the tests of two runs on one
 // machine cannot signal each other or share a process limit; and, where
-// the kernel lets root make a mount namespace, each test's scratch folder
-// is its /tmp, with /dev/shm, /var/tmp and /run/lock empty.
+// the kernel lets root make the namespaces, each test's scratch folder is
+// its /tmp, with /dev/shm, /var/tmp and /run/lock empty, and it has System
+// V IPC and a network (a loopback) of its own.
 #pragma once
 
 #include <sys/types.h>
