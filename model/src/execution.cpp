@@ -129,6 +129,12 @@ Carrier* take_carrier() {
 Execution* current() { return running; }
 int Execution::self() const { return running_id; }
 
+int Execution::threads_running() const {
+  return static_cast<int>(std::count_if(threads_.begin(), threads_.end(), [](const ThreadState& t) {
+    return t.status != ThreadState::Status::finished;
+  }));
+}
+
 Execution::Execution(std::uint64_t serial, Path& path, const Options& options, std::vector<int> priorities,
                      std::vector<std::size_t> change_points)
     : serial_(serial),

@@ -171,6 +171,7 @@ class Execution {
   std::size_t pct_steps() const { return pct_steps_; }
 
   int self() const;
+  int threads_running() const;
 
  private:
   friend void carrier_main(Carrier* carrier);

@@ -64,6 +64,11 @@ void yield_now(model::Where where) {
   if (detail::Execution* execution = detail::current()) execution->yield(where);
 }
 
+int threads_running() {
+  detail::Execution* execution = detail::current();
+  return execution ? execution->threads_running() : 0;
+}
+
 Report explore(const std::function<void()>& body, const Options& given) {
   Options options = given;
   if (options.replay.empty()) {

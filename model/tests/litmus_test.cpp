@@ -305,6 +305,28 @@ TEST_CASE("an object made in a body and never freed is a leak") {
   CHECK(report.kind == "leak");
 }
 
+TEST_CASE("a detached thread may still run when the body looks; a joined one never does") {
+  // The check a shutdown that must join its threads is held to.
+  auto body = [](bool join) {
+    return [join] {
+      model::atomic<int> done{0};
+      model::thread t([&done] { done.store(1, memory_order_relaxed); });
+      if (join) {
+        t.join();
+      } else {
+        t.detach();
+        model::yield_now();  // the thread may run now, or later
+      }
+      model::check(model::threads_running() == 1, "a thread of the body still runs");
+      if (!join) {
+        while (done.load(memory_order_relaxed) == 0) model::yield_now();  // it ends before the atomic goes
+      }
+    };
+  };
+  CHECK(found(body(false)));
+  CHECK_FALSE(found(body(true)));
+}
+
 TEST_CASE("a failure's replay string runs exactly that execution again") {
   auto body = [] {
     model::atomic<int> x{0};

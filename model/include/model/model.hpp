@@ -70,4 +70,9 @@ void check(bool ok, const char* what, Where where = Where::current());
 // thread makes no progress until another one runs.
 void yield_now(Where where = Where::current());
 
+// Inside a body: how many of the execution's threads have not ended, the
+// calling one included. A detached thread that still runs counts: what a
+// shutdown that must join every thread it started can be checked by.
+int threads_running();
+
 }  // namespace model

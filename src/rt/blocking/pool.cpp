@@ -192,7 +192,11 @@ void BlockingPool::forget_thread(std::size_t id, std::unique_lock<loom::mutex>& 
   auto self = threads_.find(id);
   loom::thread previous;
   if (self != threads_.end()) {  // shutdown may have taken the handles
+    //@ mutant blocking leaving_thread_detached: a thread that leaves detaches itself instead of waiting in last_exiting_ to be joined, so shutdown can return while it still runs
     previous = std::exchange(last_exiting_, std::move(self->second));
+    //@ instead
+    self->second.detach();
+    //@ end
     threads_.erase(self);
   }
   if (--num_threads_ == 0) all_left_.notify_all();

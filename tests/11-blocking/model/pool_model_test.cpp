@@ -16,6 +16,17 @@
 using ch11_model::Flag;
 using ch11_model::Jobs;
 
+namespace {
+
+// Shutdown without a timeout joins every thread it started, also one that
+// left before (on its keep-alive): a thread still running after it returns
+// may outlive the runtime, and the process's exit.
+const char* const still_runs =
+    "shutdown without a timeout returned while a thread of the pool still ran: a thread that leaves "
+    "must be joined (the pool keeps the last one to leave, and joins it), never detached";
+
+}  // namespace
+
 TEST_CASE("model: a job spawned while the pool's one thread is idle wakes that thread and runs" * POINTS(2)) {
   rt_test::explore([] {
     Jobs jobs({.thread_cap = 2});
@@ -32,6 +43,7 @@ TEST_CASE("model: a job spawned while the pool's one thread is idle wakes that t
     second_ran.wait();  // a wake-up the idle thread took for a spurious one: nobody runs the job
     jobs.pool().shutdown(std::nullopt);
     model::check(jobs.pool().num_threads() == 0, "shutdown without a timeout returned before every thread left");
+    model::check(model::threads_running() == 1, still_runs);
     jobs.check_ran(first);
     jobs.check_ran(second);
   });
@@ -89,6 +101,7 @@ TEST_CASE("model: a thread that left on its keep-alive is no longer counted idle
     later.join();
     second_ran.wait();  // handed to a thread that left: nobody runs it
     jobs.pool().shutdown(std::nullopt);
+    model::check(model::threads_running() == 1, still_runs);
     jobs.check_ran(first);
     jobs.check_ran(*second);
   });
