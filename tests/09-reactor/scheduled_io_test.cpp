@@ -1,8 +1,9 @@
 // Chapter 09: ScheduledIo, one socket's readiness word and wakers, driven
 // by hand on one thread, without a runtime or a socket: the tick that
 // tells a stale readiness from a fresh one, the closed bits that stay,
-// shutdown, whom an event wakes, and the second look that catches an event
-// arriving while a task stores its waker.
+// shutdown, whom an event wakes, a waker that polls again as it is woken,
+// and the second look that catches an event arriving while a task stores
+// its waker.
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "graded.hpp"
 #include "rt/rt.hpp"
 #include "scoped_hook.hpp"
+#include "wakers.hpp"
 
 namespace {
 
@@ -161,6 +163,35 @@ TEST_CASE("an event wakes the reader for read readiness and the writer for write
   scheduled.set_readiness(io::error);
   scheduled.wake(io::error);
   CHECK(writer.wakes() == 2);
+}
+
+TEST_CASE("a woken task may poll its registration again at once: wakers are woken after unlocking" * POINTS(1)) {
+  // A wake may run the task's code on the spot (this test's waker polls;
+  // in a runtime, a wake may drop a task's last reference, which frees its
+  // registration): it must not find the registration's lock still held.
+  // The task woken to read goes on to wait for write readiness, which
+  // stores its waker under that lock.
+  CountingWaker writer;
+  ScheduledIo scheduled;
+  rt::Context write_cx(writer.waker());
+  std::optional<ReadyEvent> write_seen;
+  bool polled = false;
+  ch09::SharedWaker reader([&] {
+    write_seen = scheduled.poll_readiness(write_cx, io::Direction::write);
+    polled = true;
+  });
+  rt::Context read_cx(reader.waker());
+  REQUIRE_FALSE(scheduled.poll_readiness(read_cx, io::Direction::read).has_value());
+  scheduled.set_readiness(io::readable);
+  scheduled.wake(io::readable);  // a deadlock here: the reader was woken under the lock
+  CHECK(reader.wakes() == 1);
+  REQUIRE(polled);
+  CHECK_FALSE(write_seen.has_value());
+  CHECK(writer.held() == 1);  // the waker stored from inside the wake
+
+  scheduled.set_readiness(io::writable);
+  scheduled.wake(io::writable);
+  CHECK(writer.wakes() == 1);
 }
 
 namespace {

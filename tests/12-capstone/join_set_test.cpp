@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "counting_waker.hpp"
@@ -23,6 +24,22 @@ rt::Task<int> wait_for(rt::oneshot::Receiver<int> receiver) { co_return co_await
 rt::Task<> settle() {
   for (int i = 0; i < 50; ++i) co_await rt::yield_now();
 }
+
+// A task's value that looks at its JoinSet as it is destroyed, as a guard
+// that deregisters itself might: it counts what len() said, plus one.
+class LooksAtSet {
+ public:
+  LooksAtSet(rt::JoinSet<LooksAtSet>* set, std::size_t* seen) : set_(set), seen_(seen) {}
+  LooksAtSet(LooksAtSet&& other) noexcept : set_(std::exchange(other.set_, nullptr)), seen_(other.seen_) {}
+  LooksAtSet& operator=(LooksAtSet&&) = delete;
+  ~LooksAtSet() {
+    if (set_) *seen_ = set_->len() + 1;
+  }
+
+ private:
+  rt::JoinSet<LooksAtSet>* set_;
+  std::size_t* seen_;
+};
 
 }  // namespace
 
@@ -286,6 +303,24 @@ TEST_CASE("detach_all empties the set and a detached task's value is destroyed w
       sender.send(1);
       co_await finished;
       CHECK_MESSAGE(watch.expired(), "a detached task's value was kept: something still holds its JoinHandle");
+    }());
+  });
+}
+
+TEST_CASE("detach_all lets its tasks go after unlocking: a finished task's value may look at the set as it goes" * POINTS(1)) {
+  // Current-thread: the task finishes before the root runs again, and its
+  // value waits in the set until detach_all drops the JoinHandle that
+  // holds it, on this thread.
+  rt_test::on_current_thread([](rt::Runtime& runtime) {
+    runtime.block_on([]() -> rt::Task<> {
+      rt::JoinSet<LooksAtSet> set;
+      std::size_t seen = 0;
+      set.spawn([](rt::JoinSet<LooksAtSet>* in, std::size_t* counted) -> rt::Task<LooksAtSet> {
+        co_return LooksAtSet(in, counted);
+      }(&set, &seen));
+      co_await settle();
+      set.detach_all();  // a deadlock here: the value was destroyed with the set's lock held
+      CHECK_MESSAGE(seen == 1, "the finished task's value was not destroyed by detach_all, or saw the set not yet empty");
     }());
   });
 }

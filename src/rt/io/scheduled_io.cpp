@@ -52,11 +52,17 @@ std::optional<ReadyEvent> ScheduledIo::poll_readiness(Context& cx, io::Direction
 void ScheduledIo::wake(io::Ready ready) {
   Waker reader;
   Waker writer;
+  //@ mutant reactor wake_holds_lock: wakes the waiting tasks with the registration's lock held, so a waker that polls the registration again deadlocks
   {
     std::lock_guard lock(waiters_mutex_);
     if (ready & io::mask(io::Direction::read)) reader = std::move(reader_);
     if (ready & io::mask(io::Direction::write)) writer = std::move(writer_);
   }
+  //@ instead
+  std::lock_guard lock(waiters_mutex_);
+  if (ready & io::mask(io::Direction::read)) reader = std::move(reader_);
+  if (ready & io::mask(io::Direction::write)) writer = std::move(writer_);
+  //@ end
   // Woken with the lock released: a wake can run a lot (in a test's waker).
   if (reader) reader.wake();
   if (writer) writer.wake();

@@ -217,6 +217,7 @@ void JoinSetList::abort_all() {
 }
 
 void JoinSetList::detach_all() {
+  //@ mutant capstone detach_all_drops_under_lock: lets each task go with the set's lock held, so a value that looks at the set as it is destroyed deadlocks
   JoinSetEntry* gone = nullptr;  // a chain of them, released after unlocking
   {
     std::lock_guard lock(mutex_);
@@ -236,6 +237,15 @@ void JoinSetList::detach_all() {
     JoinSetEntry::leave(gone);
     gone = next;
   }
+  //@ instead
+  std::lock_guard lock(mutex_);
+  for (List* list : {&idle_, &notified_}) {
+    while (JoinSetEntry* entry = list->head) {
+      unlink(*entry);
+      JoinSetEntry::leave(entry);
+    }
+  }
+  //@ end
 }
 
 std::size_t JoinSetList::len() const {
