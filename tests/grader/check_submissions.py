@@ -12,7 +12,7 @@ student's files replaced by the solution's (an honest, complete answer) or
 left as the starter (nothing done), then one attack added. The attacks go
 into rt/rt.hpp, which every test includes, or next to it. They are graded
 plain (--sanitize plain, the opt-out of the default three modes), but the
-one that silences ThreadSanitizer, which needs it.
+ones that silence a sanitizer, which need it.
 
 Then what the instructor's default grade adds, each checked against what it
 must score: each test runs plain, under ThreadSanitizer and under
@@ -138,6 +138,50 @@ static const bool g_raced = [] {
   return true;
 }();
 """,
+    # A data race hidden from ThreadSanitizer by its dynamic annotations,
+    # declared weak so that the plain build links too: no name the source
+    # scan knows.
+    "annotate-tsan": """
+#include <thread>
+extern "C" void AnnotateIgnoreReadsBegin(const char*, int) __attribute__((weak));
+extern "C" void AnnotateIgnoreReadsEnd(const char*, int) __attribute__((weak));
+extern "C" void AnnotateIgnoreWritesBegin(const char*, int) __attribute__((weak));
+extern "C" void AnnotateIgnoreWritesEnd(const char*, int) __attribute__((weak));
+static int g_quiet = 0;
+static void quiet_increments() {
+  if (&AnnotateIgnoreReadsBegin) AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+  if (&AnnotateIgnoreWritesBegin) AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  for (int i = 0; i < 1000; ++i) ++g_quiet;
+  if (&AnnotateIgnoreWritesEnd) AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+  if (&AnnotateIgnoreReadsEnd) AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+}
+static const bool g_quiet_raced = [] {
+  std::thread other(quiet_increments);
+  quiet_increments();
+  other.join();
+  return true;
+}();
+""",
+    # A leak kept from LeakSanitizer: a global operator new that keeps
+    # every block it hands out reachable.
+    "keep-leaks-reachable": """
+#include <cstdlib>
+#include <new>
+static void* g_kept[1 << 16];
+static unsigned g_kept_count = 0;
+void* operator new(std::size_t size) {
+  void* block = std::malloc(size ? size : 1);
+  if (!block) throw std::bad_alloc();
+  if (g_kept_count < (1u << 16)) g_kept[g_kept_count++] = block;
+  return block;
+}
+void operator delete(void* block) noexcept { std::free(block); }
+void operator delete(void* block, std::size_t) noexcept { std::free(block); }
+static const bool g_leaked = [] {
+  (void)new int[4];
+  return true;
+}();
+""",
     # Includes a file of the upload that is not a starter file (so never
     # copied), by its absolute path: the compiler would read it from there.
     "include-outside": """
@@ -234,11 +278,20 @@ CASES = [
     ("silences ThreadSanitizer", "solution", "silence-tsan", {}, 0,
      ["touches a sanitizer's hook (__tsan_default_options)",
       "defines '__tsan_default_options'"], False),
+    # Refused (--strict, as an instructor grades): each names the symbol.
+    ("hides a race with ThreadSanitizer's annotations", "solution", "annotate-tsan", {}, 0,
+     ["calls 'AnnotateIgnoreReadsBegin' of a sanitizer's runtime",
+      "calls 'AnnotateIgnoreWritesBegin' of a sanitizer's runtime"], False),
+    # Under AddressSanitizer (a build of its own).
+    ("keeps leaks reachable from LeakSanitizer", "solution", "keep-leaks-reachable", {}, 0,
+     ["replaces the global allocation function 'operator new'"], False),
 ]
 
 # Extra grader options, per attack: plain unless the attack needs a sanitizer
 # (the instructor's default, all three modes, would triple the build).
 OPTIONS = {"silence-tsan": ["--sanitize", "thread"],
+           "annotate-tsan": ["--sanitize", "thread", "--strict"],
+           "keep-leaks-reachable": ["--sanitize", "address", "--strict"],
            "slow-compile": ["--build-timeout", "20", "--sanitize", "plain"],
            "include-dev-zero": ["--sanitize", "plain"]}
 ROOT_ONLY_SECRET = "root-only-secret-5e1d"
@@ -504,6 +557,9 @@ def check_sanitizers_by_default(grader, builddir, source_root, workdir, scratch)
     check(record.get("modes") == ["plain", "thread", "address"],
           "by default --submission grades plain, under ThreadSanitizer and AddressSanitizer",
           repr(record.get("modes")) + finished.stderr[-1500:])
+    # The compiler's own calls into the sanitizers are not the student's.
+    findings = record.get("integrity", {}).get("findings", [None])
+    check(findings == [], "the solution, built in all three modes, has no finding", repr(findings)[:1500])
     for name, (points, modes) in SANITIZED.items():
         test = tests.get(name, {})
         failed = [mode for mode, status in modes.items() if status != "pass"]

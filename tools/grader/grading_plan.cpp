@@ -45,7 +45,7 @@ ChapterPlan plan_chapter(const std::vector<std::string>& course, const std::stri
                          const std::string& source_root, const std::string& build_dir,
                          bool solutions, bool own_tests_only) {
   std::string flavour = solutions ? "solutions" : "chapters";
-  ChapterPlan plan{chapter, {}, {}, build_dir + "/" + flavour + "/" + chapter, 0, {}};
+  ChapterPlan plan{chapter, {}, {}, 0, {}};
   std::vector<TestBinary> regressions;
   for (const std::string& earlier : course) {
     if (own_tests_only && earlier != chapter) continue;
@@ -182,7 +182,7 @@ GradingPlan plan_from_binaries(const Options& options) {
     binary.test_chapter = name;
     binary.path = path;
     binary.tests = tests;
-    plan.chapters.push_back({name, {binary}, {}, {}, 0, {}});
+    plan.chapters.push_back({name, {binary}, {}, 0, {}});
   }
   return plan;
 }

@@ -29,10 +29,9 @@ struct TestBinary {
 struct ChapterPlan {
   std::string chapter;
   std::vector<TestBinary> binaries;
-  // Where the code under test comes from, for the integrity scan: its
-  // source files, and the folder its objects are built in.
+  // Where the code under test comes from, for the integrity scan (its
+  // objects are found where each mode builds them).
   std::vector<std::string> student_files;
-  std::string objects_dir;
   // A student's own grade while the chapter's stubs remain: the earlier
   // chapters' tests (not counted then, and folded into one line) are
   // neither built nor run, so a first grade builds the chapter's own tests

@@ -185,6 +185,9 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
       // The chapter's own tests include the student's headers like every
       // other: their objects (the first mode's) are enough to scan.
       if (!binary.regression && runnables.empty()) test_object_dirs_.push_back(path + ".p");
+      // The student's runtime as this mode built it: a sanitizer build's
+      // objects may call the sanitizer where the plain build's do not.
+      remember_runtime_objects(chapter.chapter, build.build_dir);
     }
     try {
       runnables.push_back({build.mode, area_.install(path)});
@@ -330,13 +333,14 @@ void GradingSession::scan(const ChapterPlan& chapter) {
   std::vector<Finding> found;
   try {
     found = scan_sources(chapter.student_files);
-    std::vector<Finding> in_objects = scan_objects({chapter.objects_dir}, test_object_dirs_);
+    std::vector<Finding> in_objects = scan_objects(runtime_object_dirs_, test_object_dirs_);
     found.insert(found.end(), in_objects.begin(), in_objects.end());
   } catch (const std::exception& e) {
     // Fail closed: what could not be scanned is not scored.
     if (run_.scan_error.empty()) run_.scan_error = e.what();
   }
   test_object_dirs_.clear();
+  runtime_object_dirs_.clear();
   for (Finding& f : found) {
     // Shown relative to the course (or its copy) and the build directory.
     for (const std::string& root : {source_root_, build_dir_})
@@ -344,6 +348,15 @@ void GradingSession::scan(const ChapterPlan& chapter) {
     add_finding(std::move(f));
   }
   write_files();
+}
+
+// Where meson builds the student's runtime libraries of `chapter` in one
+// mode (the ordinary one and the model tests'): only the student's files.
+void GradingSession::remember_runtime_objects(const std::string& chapter, const std::string& build_dir) {
+  if (build_dir.empty()) return;
+  std::string dir = build_dir + "/chapters/" + chapter;
+  if (std::find(runtime_object_dirs_.begin(), runtime_object_dirs_.end(), dir) == runtime_object_dirs_.end())
+    runtime_object_dirs_.push_back(dir);
 }
 
 TestResult GradingSession::blank_result(const std::string& chapter,

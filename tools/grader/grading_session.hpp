@@ -58,6 +58,7 @@ class GradingSession {
   void report_not_compiling(const std::string& chapter, const TestBinary& binary,
                             const std::string& errors);
   void scan(const ChapterPlan& chapter);
+  void remember_runtime_objects(const std::string& chapter, const std::string& build_dir);
   void record_chapter(const std::string& chapter);
   TestResult blank_result(const std::string& chapter, const TestBinary& binary) const;
   bool selected(const std::string& test_name) const;
@@ -76,6 +77,7 @@ class GradingSession {
   RunArea area_;
   GradingRun run_;
   std::vector<std::string> test_object_dirs_;
+  std::vector<std::string> runtime_object_dirs_;  // every mode's build of the student's runtime
   bool write_failed_ = false;
   bool stopped_ = false;  // --first-failure, --stop-at-failure: a test lost points, the rest are not run
   ConsoleReport console_;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "child_process.hpp"
+#include "sanitizer_names.hpp"
 
 namespace grader {
 
@@ -41,13 +42,56 @@ std::vector<std::string> objects_under(const std::string& dir) {
   return objects;
 }
 
+// A replacement of the global allocation functions: what keeps every
+// block reachable for LeakSanitizer, or counts on the heap behind the
+// sanitizer's back. operator new and delete, mangled (_Znwm, _ZdlPvm...;
+// a class's own operator new is _ZN...), and C's allocator.
+std::string replaced_allocator(const std::string& symbol) {
+  static const std::set<std::string> c_allocator = {
+      "malloc", "free", "calloc", "realloc", "reallocarray", "aligned_alloc", "posix_memalign",
+      "memalign", "valloc", "pvalloc", "malloc_usable_size"};
+  if (c_allocator.count(symbol)) return symbol;
+  if (symbol.rfind("_Znw", 0) == 0) return "operator new";
+  if (symbol.rfind("_Zna", 0) == 0) return "operator new[]";
+  if (symbol.rfind("_Zdl", 0) == 0) return "operator delete";
+  if (symbol.rfind("_Zda", 0) == 0) return "operator delete[]";
+  return "";
+}
+
+// The dynamic loader's look-ups: how a call to a sanitizer's annotation
+// could be made without naming it to the linker.
+bool is_loader_lookup(const std::string& symbol) {
+  return symbol == "dlsym" || symbol == "dlvsym" || symbol == "dlopen" || symbol == "dlmopen";
+}
+
+// What one symbol of one object says, if anything. `student_only`: the
+// object holds only the student's code (their runtime library).
+std::string judge(const std::string& symbol, bool defined, bool student_only) {
+  const SanitizerNames& sanitizer = SanitizerNames::installed();
+  if (defined) {
+    if (is_taken_over(symbol, student_only) || sanitizer.owned_by_runtime(symbol))
+      return "defines '" + symbol + "', which belongs to libc, a sanitizer or doctest";
+    if (std::string replaced = replaced_allocator(symbol); student_only && !replaced.empty())
+      return "replaces the global allocation function '" + replaced + "' (" + symbol +
+             "), which decides what a sanitizer sees";
+    return "";
+  }
+  // A call the compiler did not put there: an annotation, a setting or a
+  // report hook, which only silencing the sanitizer needs.
+  if (sanitizer.owned_by_runtime(symbol) && !sanitizer.emitted_by_compiler(symbol))
+    return "calls '" + symbol + "' of a sanitizer's runtime, which changes what it reports";
+  if (student_only && is_loader_lookup(symbol))
+    return "calls the dynamic loader's '" + symbol + "', which a runtime has no use for";
+  return "";
+}
+
 // One nm for all the objects of a kind: a process per object would cost a
-// student seconds per grade.
+// student seconds per grade. Both what they define and what they call.
 void scan_with_nm(const std::vector<std::string>& objects, bool student_only,
                   std::vector<Finding>& found) {
   if (objects.empty()) return;
   ChildRequest nm;
-  nm.argv = {"nm", "-P", "-A", "-g", "--defined-only"};
+  nm.argv = {"nm", "-P", "-A", "-g"};
   nm.argv.insert(nm.argv.end(), objects.begin(), objects.end());
   nm.head_limit = 64 * 1024 * 1024;
   ChildOutcome outcome = run_child(nm);
@@ -58,15 +102,17 @@ void scan_with_nm(const std::vector<std::string>& objects, bool student_only,
   std::istringstream lines(outcome.output);
   std::set<std::pair<std::string, std::string>> seen;
   for (std::string line; std::getline(lines, line);) {
-    // "object: symbol type value size", or "archive[member]: ..."
+    // "object: symbol type value size", or "archive[member]: ..."; an
+    // undefined symbol is "U", or "w"/"v" (weak) with no value.
     auto colon = line.find(": ");
     if (colon == std::string::npos) continue;
     std::string object = line.substr(0, colon);
-    std::string rest = line.substr(colon + 2);
-    std::string symbol = rest.substr(0, rest.find(' '));
-    if (is_taken_over(symbol, student_only) && seen.insert({object, symbol}).second)
-      found.push_back({object, "defines '" + symbol + "', which belongs to libc, a sanitizer "
-                                                      "or doctest"});
+    std::istringstream fields(line.substr(colon + 2));
+    std::string symbol, type, value;
+    fields >> symbol >> type >> value;
+    bool defined = !(type == "U" || ((type == "w" || type == "v") && value.empty()));
+    std::string what = judge(symbol, defined, student_only);
+    if (!what.empty() && seen.insert({object, symbol}).second) found.push_back({object, what});
   }
 }
 
