@@ -45,10 +45,6 @@ bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }  // C's i
 // the line (never longer than its source), and its start and length are
 // pushed on `offsets`. False when the quotes do not balance.
 bool split_inline(char* line, std::size_t length, std::vector<std::size_t>& offsets) {
-  // The line is a C string to Redis: a NUL byte ends it.
-  if (const void* nul = std::memchr(line, '\0', length)) {
-    length = static_cast<std::size_t>(static_cast<const char*>(nul) - line);
-  }
   std::size_t p = 0;
   std::size_t w = 0;  // where the unquoted bytes go: never past p
   auto at = [&](std::size_t i) { return i < length ? line[i] : '\0'; };
@@ -173,10 +169,14 @@ Status Parser::parse_array(std::span<char> input) {
 }
 
 Status Parser::parse_inline(std::span<char> input) {
+  // Redis looks for the line's end as in a C string, which a NUL byte ends:
+  // a line with a NUL before its newline never ends, and waits (answering
+  // nothing) until the limit refuses it. scanned_ stays at the NUL.
   std::size_t newline = find(input, scanned_, '\n');
-  if (newline == std::string_view::npos) {
+  std::size_t nul = find(input.first(std::min(newline, input.size())), scanned_, '\0');
+  if (newline == std::string_view::npos || nul != std::string_view::npos) {
     if (input.size() > max_inline) return fail("Protocol error: too big inline request");
-    scanned_ = input.size();
+    scanned_ = std::min(nul, input.size());
     wanted_ = input.size() + 1;
     return Status::incomplete;
   }

@@ -294,6 +294,10 @@ def check_malformed(s):
         (b"*1\r\n$4\r\nPING\r\n*1\r\nX\r\n", b"+PONG\r\n-ERR Protocol error: expected '$', got 'X'\r\n"),
         (b"*1\r\n$-5\r\n", b"-ERR Protocol error: invalid bulk length\r\n"),
         (b'SET "a b\r\n', b"-ERR Protocol error: unbalanced quotes in request\r\n"),
+        # A NUL byte hides the line's end (Redis looks for it as in a C
+        # string): nothing is answered until the line passes 64 KB. Exactly
+        # one byte past, so that the server has read all of it when it closes.
+        (b"\0GET k\r\nPING\r\n".ljust(64 * 1024 + 1, b"x"), b"-ERR Protocol error: too big inline request\r\n"),
     ]:
         with s.connect() as sock:
             sock.sendall(request)

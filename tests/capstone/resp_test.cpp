@@ -143,6 +143,25 @@ TEST_CASE("a line too long without its end is an error, not an ever-growing buff
   CHECK(parse_once("*1\r\n$" + std::string(Parser::max_inline, '1')).error == "Protocol error: too big bulk count string");
 }
 
+TEST_CASE("as in Redis, a NUL byte hides an inline line's end: nothing is answered until the limit refuses the line") {
+  using namespace std::string_literals;
+  CHECK(parse_once("\0PING\r\n"s).status == Status::incomplete);
+  CHECK(parse_once("PING\0x\r\nPING\r\n"s).status == Status::incomplete);
+  CHECK(parse_once("\0GET k\r\nPING\r\n"s + std::string(Parser::max_inline, 'x')).error ==
+        "Protocol error: too big inline request");
+  // A NUL after the line's end belongs to the next request.
+  Parsed first = parse_once("PING\r\n\0PING\r\n"s);
+  CHECK(first.status == Status::complete);
+  CHECK(first.args == words({"PING"}));
+  CHECK(first.consumed == 6);
+  // Read in pieces, the line still never ends.
+  Parser parser;
+  std::string received = "PI\0N"s;
+  CHECK(parse(parser, received).status == Status::incomplete);
+  received += "G\r\n";
+  CHECK(parse(parser, received).status == Status::incomplete);
+}
+
 TEST_CASE("as in Redis, the two bytes after a bulk string are skipped unread") {
   Parsed result = parse_once("*1\r\n$4\r\nPINGxxPING\r\n");
   CHECK(result.status == Status::complete);
