@@ -232,7 +232,7 @@ class SourceScan {
         report(tokens_[i], "reaches for the process's arguments or environment (" + name + ")");
     }
     if ((name == "constructor" || name == "__constructor__") && i >= 1) {
-      if (punct(i - 1, "::") && i >= 2 && is(i - 2, Token::identifier, "gnu"))
+      if ((punct(i - 1, "::") && i >= 2 && is(i - 2, Token::identifier, "gnu")) || in_using_gnu(i))
         report(tokens_[i], "runs code before main() (gnu::constructor)");
       else if (punct(i - 1, "(") && punct(i - 2, "(") && i >= 3 && at(i - 3)->kind == Token::identifier &&
                starts_with(at(i - 3)->text, "__attribute"))
@@ -240,6 +240,24 @@ class SourceScan {
     }
     if (name == "extern" && is(i + 1, Token::string, "C")) extern_c(i + 2);
     if (const Forbidden* f = forbidden(name)) call(i, *f);
+    // syscall(SYS_kill, ...): the same calls by their numbers.
+    for (const char* prefix : {"SYS_", "__NR_"})
+      if (starts_with(name, prefix) && forbidden(name.substr(std::strlen(prefix))))
+        report(tokens_[i], "calls " + name.substr(std::strlen(prefix)) + "() through syscall (" + name + ")");
+  }
+
+  // `constructor` in an attribute list `[[using gnu: used, constructor]]`:
+  // back over the list's names and commas to `using gnu :`.
+  bool in_using_gnu(std::size_t i) const {
+    for (std::size_t j = i; j >= 3 && i - j < 64; --j) {
+      if (punct(j - 1, ":") && is(j - 2, Token::identifier, "gnu") && is(j - 3, Token::identifier, "using"))
+        return true;
+      const Token* before = at(j - 1);
+      if (!before || (before->kind != Token::identifier && !punct(j - 1, ",") && !punct(j - 1, "(") &&
+                      !punct(j - 1, ")") && before->kind != Token::number && before->kind != Token::string))
+        return false;
+    }
+    return false;
   }
 
   void call(std::size_t i, const Forbidden& f) {
@@ -285,8 +303,15 @@ class SourceScan {
   std::size_t strings(std::size_t first) {
     std::size_t last = first;
     std::string joined = tokens_[first].text;
-    while (last + 1 < tokens_.size() && tokens_[last + 1].kind == Token::string)
-      joined += tokens_[++last].text;
+    for (;;) {
+      // A name between two pieces may be a macro that expands to nothing
+      // ("/pr" EMPTY "oc"): read across it.
+      std::size_t next = last + 1;
+      while (next < tokens_.size() && tokens_[next].kind == Token::identifier && !tokens_[next].starts_line) ++next;
+      if (next >= tokens_.size() || tokens_[next].kind != Token::string) break;
+      last = next;
+      joined += tokens_[last].text;
+    }
     const Token& where = tokens_[first];
     for (std::size_t at = joined.find("/proc"); at != std::string::npos;
          at = joined.find("/proc", at + 1))
@@ -309,6 +334,17 @@ class SourceScan {
     for (const char* name : {".init_array", ".preinit_array"})
       if (joined.find(name) != std::string::npos)
         report(where, std::string("runs code before main() (") + name + ")");
+    // The older sections of constructors and destructors, and of the code
+    // run before and after main: a name with no word character on either
+    // side (".init", not "config.init" or ".init_array").
+    for (const char* name : {".ctors", ".dtors", ".init", ".fini"})
+      for (std::size_t at = joined.find(name); at != std::string::npos; at = joined.find(name, at + 1)) {
+        std::size_t end = at + std::strlen(name);
+        if ((at == 0 || !word_char(joined[at - 1])) && (end >= joined.size() || !word_char(joined[end])))
+          report(where, std::string("runs code outside main() (") + name + ")");
+      }
+    if (joined.find(".include") != std::string::npos)
+      report(where, "makes the assembler read a file (.include)");
     // The assembler reads the file, so no compiler dependency names it.
     if (joined.find(".incbin") != std::string::npos)
       report(where, "pastes a file into the binary (.incbin)");

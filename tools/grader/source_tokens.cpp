@@ -7,14 +7,27 @@ namespace grader {
 
 namespace {
 
-// Phase 2: backslash-newline removed; `lines[i]` is the physical line of
-// the spliced text's character i.
+// Phases 1 and 2: every line end (LF, CR LF, or a CR alone, which the
+// compiler takes for one too) made a newline, then backslash-newline
+// removed; `lines[i]` is the physical line of the spliced text's
+// character i.
 struct Spliced {
   std::string text;
   std::vector<std::uint32_t> lines;
 };
 
-Spliced splice(const std::string& source) {
+std::string with_newlines(const std::string& source) {
+  std::string out;
+  out.reserve(source.size());
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] != '\r') out.push_back(source[i]);
+    else if (i + 1 >= source.size() || source[i + 1] != '\n') out.push_back('\n');
+  }
+  return out;
+}
+
+Spliced splice(const std::string& raw) {
+  std::string source = with_newlines(raw);
   Spliced out;
   out.text.reserve(source.size());
   out.lines.reserve(source.size());
@@ -22,14 +35,48 @@ Spliced splice(const std::string& source) {
   for (std::size_t i = 0; i < source.size(); ++i) {
     char c = source[i];
     if (c == '\\' && i + 1 < source.size() && source[i + 1] == '\n') { ++i; ++line; continue; }
-    if (c == '\\' && i + 2 < source.size() && source[i + 1] == '\r' && source[i + 2] == '\n') {
-      i += 2; ++line; continue;
-    }
     out.text.push_back(c);
     out.lines.push_back(line);
     if (c == '\n') ++line;
   }
   return out;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// One escape sequence of a literal, from text[i] (just after the
+// backslash): appends what it stands for and returns where it ends, so
+// that "/pr\x6fc" is read as the compiler reads it. A code point above
+// 0x7f is kept as one byte of its low bits: only ASCII names are matched.
+std::size_t unescape(const std::string& text, std::size_t i, std::string& out) {
+  char c = text[i];
+  static const std::string simple = "ntrabfv";
+  static const std::string meaning = "\n\t\r\a\b\f\v";
+  if (auto at = simple.find(c); at != std::string::npos) {
+    out.push_back(meaning[at]);
+    return i + 1;
+  }
+  int base = c == 'x' ? 16 : (c == 'u' || c == 'U') ? 16 : (c >= '0' && c <= '7') ? 8 : 0;
+  if (base == 0) {  // \\ \" \' \? and any other: the character itself
+    out.push_back(c);
+    return i + 1;
+  }
+  std::size_t j = base == 8 ? i : i + 1;
+  std::size_t most = c == 'u' ? 4 : c == 'U' ? 8 : base == 8 ? 3 : std::string::npos;
+  unsigned long value = 0;
+  std::size_t digits = 0;
+  for (; j < text.size() && digits < most; ++j, ++digits) {
+    int d = hex_digit(text[j]);
+    if (d < 0 || d >= base) break;
+    value = value * static_cast<unsigned>(base) + static_cast<unsigned>(d);
+  }
+  out.push_back(static_cast<char>(value & 0xff));
+  return j;
 }
 
 bool identifier_start(char c) {
@@ -119,8 +166,10 @@ class Lexer {
     ++i_;
     std::string content;
     while (i_ < t_.size() && t_[i_] != quote && t_[i_] != '\n') {
-      if (t_[i_] == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] != '\n') content.push_back(t_[i_++]);
-      content.push_back(t_[i_++]);
+      if (t_[i_] == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] != '\n')
+        i_ = unescape(t_, i_ + 1, content);
+      else
+        content.push_back(t_[i_++]);
     }
     if (i_ < t_.size() && t_[i_] == quote) ++i_;
     emit(quote == '"' ? Token::string : Token::character, std::move(content), start);
