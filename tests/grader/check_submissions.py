@@ -268,6 +268,19 @@ CASES = [
     ("includes a file by its absolute path", "solution", "include-outside",
      {"notes/extra.hpp": "inline int g_extra = 1;\n"}, 0,
      ["read by the compiler, outside the course's copy"], False),
+    # The build reaching the reference from inside the copy: an honest
+    # answer's file replaced by an #include of the solution's own.
+    ("includes the reference solution by a relative path", "solution", None,
+     {f"chapters/{CHAPTER}/rt/task/cell.cpp":
+      f'#include "../../../../solutions/{CHAPTER}/rt/task/cell.cpp"\n'}, 0,
+     ["read by the compiler: the reference solution or the hidden tests"], False),
+    # The same, with a macro that breaks the solution's code after its
+    # header, so that the compiler's errors would quote its lines.
+    ("quotes the reference solution in compiler errors", "solution", None,
+     {f"chapters/{CHAPTER}/rt/task/cell.cpp":
+      '#include "rt/task/cell.hpp"\n#define TaskBase TaskBaseQuoted\n'
+      f'#include "../../../../solutions/{CHAPTER}/rt/task/cell.cpp"\n'}, 0,
+     ["read by the compiler: the reference solution or the hidden tests"], False),
     ("replaces libc's write", "starter", "replace-libc-write", {}, 0,
      ["declares libc's write()", "defines 'write'"], False),
     ("forges a pass before main", "starter", "forge-before-main", {}, "full",
@@ -466,14 +479,24 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
             reached = False
         check(not reached, f"{name}: a test reaches no abstract socket outside its run")
     listener.close()
+    if "reference solution" in name:
+        messages = " ".join(t["message"] for t in record["tests"]) + finished.stdout
+        with open(os.path.join(source_root, "solutions", CHAPTER, "rt", "task", "cell.cpp")) as f:
+            quoted = [line.strip() for line in f if len(line.strip()) > 20 and "include" not in line]
+        check(not any(line in messages for line in quoted),
+              f"{name}: no line of the reference is shown", messages[:800])
     if attack == "link-error":
         messages = " ".join(t["message"] for t in record["tests"])
         check(all(t["status"] == "does not compile" for t in record["tests"]) and
               "undefined reference" in messages and "never_defined" in messages,
               f"{name}: the linker's error is shown with its lines", messages[:600])
-    if extra_files:
+    # A starter file's edit is the student's answer, not a change outside it.
+    outside = [path for path in extra_files
+               if not (path.startswith("chapters/") and path.endswith((".cpp", ".hpp")) and
+                       os.path.exists(os.path.join(source_root, path)))]
+    if outside:
         changed = {c["path"]: c["how"] for c in record["integrity"]["other_changed_files"]}
-        check(all(path in changed for path in extra_files),
+        check(all(path in changed for path in outside),
               f"{name}: every changed file outside the starter's is reported", repr(changed))
         check(not os.path.exists(marker), f"{name}: the student's meson.build never runs")
     if attack == "forge-before-main":

@@ -20,32 +20,69 @@ bool under(const fs::path& path, const fs::path& folder) {
   return mismatch.first == folder.end();
 }
 
-}  // namespace
+// Each object's dependencies, as ninja lists them: an object's header
+// line ("obj.o: #deps 12, ...") then its files, indented.
+struct Read {
+  fs::path object;  // relative to the build directory
+  fs::path file;    // absolute
+};
 
-std::vector<std::string> files_read_outside(const std::string& build_dir,
-                                            const std::vector<std::string>& allowed) {
+std::vector<Read> compiler_reads(const std::string& build_dir) {
   fs::path build = fs::weakly_canonical(build_dir);
-  std::vector<fs::path> roots = {build, "/usr"};
-  for (const std::string& folder : allowed) roots.push_back(fs::weakly_canonical(folder));
   ChildRequest deps;
   deps.argv = {"ninja", "-C", build_dir, "-t", "deps"};
   deps.head_limit = std::size_t{1} << 30;  // all of it: a cut list would hide a file
   ChildOutcome outcome = run_child(deps);
   if (outcome.exit_code != 0)
     throw std::runtime_error("ninja -t deps in " + build_dir + " failed: " + outcome.output);
-  std::set<std::string> outside;
+  std::vector<Read> reads;
   std::istringstream lines(outcome.output);
-  std::string line;
-  while (std::getline(lines, line)) {
-    // Dependencies are the indented lines under each object's header.
-    if (line.rfind("    ", 0) != 0) continue;
+  fs::path object;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("    ", 0) != 0) {
+      if (auto colon = line.find(": #deps"); colon != std::string::npos) object = line.substr(0, colon);
+      continue;
+    }
     fs::path file = line.substr(4);
-    file = (file.is_absolute() ? file : build / file).lexically_normal();
+    reads.push_back({object, (file.is_absolute() ? file : build / file).lexically_normal()});
+  }
+  return reads;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+std::vector<std::string> files_read_outside(const std::string& build_dir,
+                                            const std::vector<std::string>& allowed) {
+  std::vector<fs::path> roots = {fs::weakly_canonical(build_dir), "/usr"};
+  for (const std::string& folder : allowed) roots.push_back(fs::weakly_canonical(folder));
+  std::set<std::string> outside;
+  for (const Read& read : compiler_reads(build_dir)) {
     bool fine = false;
-    for (const fs::path& root : roots) fine = fine || under(file, root);
-    if (!fine) outside.insert(file.string());
+    for (const fs::path& root : roots) fine = fine || under(read.file, root);
+    if (!fine) outside.insert(read.file.string());
   }
   return {outside.begin(), outside.end()};
+}
+
+std::vector<std::string> files_read_from_the_answers(const std::string& build_dir,
+                                                     const std::string& course) {
+  fs::path root = fs::weakly_canonical(course);
+  fs::path solutions = root / "solutions";
+  fs::path hidden = root / "tests" / "hidden";
+  std::set<std::string> found;
+  for (const Read& read : compiler_reads(build_dir)) {
+    std::string object = read.object.generic_string();
+    bool reference = starts_with(object, "solutions/") || starts_with(object, "tests/solutions-") ||
+                     starts_with(object, "tests/hidden/solutions-");
+    bool hidden_test = starts_with(object, "tests/hidden/");
+    // A hidden test's own files (sources.txt, meson.build) are no secret
+    // to its binary; the folder is the instructor's, not the student's.
+    if ((under(read.file, solutions) && !reference) || (under(read.file, hidden) && !hidden_test))
+      found.insert(object + ": " + read.file.string());
+  }
+  return {found.begin(), found.end()};
 }
 
 }  // namespace grader

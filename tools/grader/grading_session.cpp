@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <optional>
 #include <system_error>
@@ -174,7 +175,7 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
                                 steps, tests_left(), binary.target));
       }, build_limits_);
       if (!built.ok) {
-        report_not_compiling(chapter.chapter, binary, mode + built.errors);
+        report_not_compiling(chapter.chapter, binary, mode + shown_errors(built.errors));
         return {};
       }
       std::string refused = read_outside_the_copy(build.build_dir);
@@ -277,6 +278,24 @@ std::string GradingSession::install_reference(const TestBinary& binary, std::str
   }
 }
 
+// A failed build's errors, unless they quote the reference solution: a
+// failed compile leaves no dependency list to check, and an error inside
+// an #include'd solution file would print its lines.
+std::string GradingSession::shown_errors(const std::string& errors) {
+  if (!copied_) return errors;
+  for (std::size_t at = errors.find("solutions/"); at != std::string::npos;
+       at = errors.find("solutions/", at + 1)) {
+    bool chapter = at + 13 <= errors.size() && std::isdigit(static_cast<unsigned char>(errors[at + 10])) &&
+                   std::isdigit(static_cast<unsigned char>(errors[at + 11])) && errors[at + 12] == '-';
+    if (chapter) {
+      add_finding({"the build", "read by the compiler: the reference solution or the hidden tests"});
+      return "the compiler's errors name a file of the reference solution (an #include by a "
+             "relative path?), so they are not shown";
+    }
+  }
+  return errors;
+}
+
 // Why a submission's build is refused before any test runs: the compiler
 // read a file outside the copy and the system's headers (compiler_reads.hpp).
 // Empty when it did not, or when the course itself is graded.
@@ -289,12 +308,26 @@ std::string GradingSession::read_outside_the_copy(const std::string& build_dir) 
     return std::string("cannot tell which files the compiler read, so nothing is run: ") +
            e.what();
   }
-  if (outside.empty()) return {};
-  for (const std::string& file : outside)
-    add_finding({file, "read by the compiler, outside the course's copy and /usr"});
-  return fmt::format("the build read {} file{} outside the course's copy and the system's "
-                     "headers (an #include of an absolute path?), so nothing is run: {}",
-                     outside.size(), outside.size() == 1 ? "" : "s", fmt::join(outside, ", "));
+  if (!outside.empty()) {
+    for (const std::string& file : outside)
+      add_finding({file, "read by the compiler, outside the course's copy and /usr"});
+    return fmt::format("the build read {} file{} outside the course's copy and the system's "
+                       "headers (an #include of an absolute path?), so nothing is run: {}",
+                       outside.size(), outside.size() == 1 ? "" : "s", fmt::join(outside, ", "));
+  }
+  std::vector<std::string> answers;
+  try {
+    answers = files_read_from_the_answers(build_dir, source_root_);
+  } catch (const std::exception& e) {
+    return std::string("cannot tell which files the compiler read, so nothing is run: ") +
+           e.what();
+  }
+  if (answers.empty()) return {};
+  for (const std::string& read : answers)
+    add_finding({read, "read by the compiler: the reference solution or the hidden tests"});
+  return fmt::format("the student's code read {} file{} of the reference solution or the hidden "
+                     "tests (an #include by a relative path?), so nothing is run: {}",
+                     answers.size(), answers.size() == 1 ? "" : "s", fmt::join(answers, ", "));
 }
 
 void GradingSession::add_finding(Finding finding) {

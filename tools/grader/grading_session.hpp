@@ -48,6 +48,7 @@ class GradingSession {
   // why it could not be, in `problem`.
   std::string install_reference(const TestBinary& binary, std::string& problem);
   std::string read_outside_the_copy(const std::string& build_dir);
+  std::string shown_errors(const std::string& errors);
   // The result of a test that was not run, and why.
   TestResult not_run(const std::string& chapter, const TestBinary& binary,
                      const DeclaredTest& test, Status status, const std::string& why) const;
