@@ -25,8 +25,9 @@ def minutes(seconds):
 
 def table(record):
     """The README's lines for a record: a sentence and a table of steps."""
+    total = f", {minutes(record['wall_s'])} in all" if "wall_s" in record else ""
     lines = [f"CI measured these on a fresh clone of commit {record['commit']} "
-             f"({record['date']}, {record['cores']} cores), {minutes(record['wall_s'])} in all "
+             f"({record['date']}, {record['cores']} cores){total} "
              "(`.ci/timings.json`, as `.ci/run` printed it):", "",
              "| CI step | wall | CPU-seconds |", "| --- | --- | --- |"]
     for step in record["steps"]:
