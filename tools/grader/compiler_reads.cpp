@@ -49,8 +49,6 @@ std::vector<Read> compiler_reads(const std::string& build_dir) {
   return reads;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 }  // namespace
 
 std::vector<std::string> files_read_outside(const std::string& build_dir,
@@ -74,9 +72,9 @@ std::vector<std::string> files_read_from_the_answers(const std::string& build_di
   std::set<std::string> found;
   for (const Read& read : compiler_reads(build_dir)) {
     std::string object = read.object.generic_string();
-    bool reference = starts_with(object, "solutions/") || starts_with(object, "tests/solutions-") ||
-                     starts_with(object, "tests/hidden/solutions-");
-    bool hidden_test = starts_with(object, "tests/hidden/");
+    bool reference = object.starts_with("solutions/") || object.starts_with("tests/solutions-") ||
+                     object.starts_with("tests/hidden/solutions-");
+    bool hidden_test = object.starts_with("tests/hidden/");
     // A hidden test's own files (sources.txt, meson.build) are no secret
     // to its binary; the folder is the instructor's, not the student's.
     if ((under(read.file, solutions) && !reference) || (under(read.file, hidden) && !hidden_test))

@@ -23,12 +23,12 @@ bool is_taken_over(const std::string& symbol, bool student_only) {
       "socket", "send",  "recv",   "fcntl", "atexit", "unsetenv", "setenv", "fstat"};
   if (libc.count(symbol)) return true;
   for (const char* prefix : {"__tsan_", "__asan_", "__lsan_", "__ubsan_", "__msan_", "__sanitizer_"})
-    if (symbol.rfind(prefix, 0) == 0) return true;
+    if (symbol.starts_with(prefix)) return true;
   // The same hooks' C++ names, mangled: __tsan::OnReport is _ZN6__tsan8OnReport...
-  if (symbol.rfind("_Z", 0) == 0)
+  if (symbol.starts_with("_Z"))
     for (const char* scope : {"6__tsan", "6__asan", "6__lsan", "7__ubsan", "6__msan", "11__sanitizer"})
       if (symbol.find(std::string("N") + scope) != std::string::npos) return true;
-  return student_only && symbol.rfind("_ZN7doctest", 0) == 0;
+  return student_only && symbol.starts_with("_ZN7doctest");
 }
 
 std::vector<std::string> objects_under(const std::string& dir) {
@@ -51,10 +51,10 @@ std::string replaced_allocator(const std::string& symbol) {
       "malloc", "free", "calloc", "realloc", "reallocarray", "aligned_alloc", "posix_memalign",
       "memalign", "valloc", "pvalloc", "malloc_usable_size"};
   if (c_allocator.count(symbol)) return symbol;
-  if (symbol.rfind("_Znw", 0) == 0) return "operator new";
-  if (symbol.rfind("_Zna", 0) == 0) return "operator new[]";
-  if (symbol.rfind("_Zdl", 0) == 0) return "operator delete";
-  if (symbol.rfind("_Zda", 0) == 0) return "operator delete[]";
+  if (symbol.starts_with("_Znw")) return "operator new";
+  if (symbol.starts_with("_Zna")) return "operator new[]";
+  if (symbol.starts_with("_Zdl")) return "operator delete";
+  if (symbol.starts_with("_Zda")) return "operator delete[]";
   return "";
 }
 

@@ -26,8 +26,6 @@ std::string run_or_throw(std::vector<std::string> argv, const std::string& what)
   return outcome.output;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 struct Libraries {
   std::vector<std::string> sanitizers;  // libtsan, libasan, liblsan, libubsan...
   std::vector<std::string> system;      // libc, libm, libstdc++, libgcc_s
@@ -46,7 +44,7 @@ Libraries installed_libraries() {
     name = name.substr(0, name.find(' '));
     std::string path = line.substr(arrow + 4);
     for (const char* lib : {"libtsan.so", "libasan.so", "liblsan.so", "libubsan.so", "libhwasan.so"})
-      if (starts_with(name, lib)) found.sanitizers.push_back(path);
+      if (name.starts_with(lib)) found.sanitizers.push_back(path);
     for (const char* lib : {"libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1"})
       if (name == lib) found.system.push_back(path);
   }
@@ -102,7 +100,7 @@ const SanitizerNames& SanitizerNames::installed() {
     std::set<std::string> intercepted;
     for (const std::string& name : runtime)
       for (const char* prefix : {"___interceptor_", "__interceptor_"})
-        if (starts_with(name, prefix)) intercepted.insert(name.substr(std::string(prefix).size()));
+        if (name.starts_with(prefix)) intercepted.insert(name.substr(std::string(prefix).size()));
     for (const std::string& name : runtime)
       if (!intercepted.count(name) && !system.count(name)) read.runtime_.insert(name);
     for (const std::string& name : names_in_compiler()) {
@@ -119,7 +117,7 @@ const SanitizerNames& SanitizerNames::installed() {
 bool SanitizerNames::emitted_by_compiler(const std::string& name) const {
   if (emitted_.count(name)) return true;
   for (const std::string& prefix : emitted_numbered_) {
-    if (!starts_with(name, prefix) || name.size() == prefix.size()) continue;
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
     bool digits = true;
     for (std::size_t i = prefix.size(); i < name.size(); ++i) digits = digits && std::isdigit(static_cast<unsigned char>(name[i]));
     if (digits) return true;

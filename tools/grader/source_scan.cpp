@@ -22,7 +22,6 @@ namespace {
 // 45 MB of short literals peaked at 1.1 GB.
 constexpr off_t size_limit = 16 * 1024 * 1024;
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
 bool word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -71,7 +70,7 @@ std::set<std::string> doctest_message_names() {
 
 bool is_test_name(const std::string& name, bool in_header) {
   static const std::set<std::string> verdicts = doctest_verdict_names();
-  if (verdicts.count(name) || starts_with(name, "DOCTEST_")) return true;
+  if (verdicts.count(name) || name.starts_with("DOCTEST_")) return true;
   static const std::set<std::string> messages = doctest_message_names();
   if (in_header && messages.count(name)) return true;
   // PR_SET_NAME: prctl naming a thread is allowed, so its name is fixed.
@@ -110,8 +109,8 @@ const Forbidden* forbidden(const std::string& name) {
     if (name == f.name) return &f;
   static const Forbidden family = {"", false};
   // execv, execvp, execl..., posix_spawnp, process_vm_readv/writev
-  if (starts_with(name, "execv") || starts_with(name, "execl") ||
-      starts_with(name, "posix_spawn") || starts_with(name, "process_vm_"))
+  if (name.starts_with("execv") || name.starts_with("execl") ||
+      name.starts_with("posix_spawn") || name.starts_with("process_vm_"))
     return &family;
   return nullptr;
 }
@@ -123,7 +122,7 @@ bool is_sanitizer_namespace(const std::string& s) {
 
 bool is_sanitizer_hook(const std::string& s) {
   for (const char* prefix : {"__tsan_", "__asan_", "__lsan_", "__ubsan_", "__msan_", "__sanitizer_"})
-    if (starts_with(s, prefix) && s.size() > std::strlen(prefix)) return true;
+    if (s.starts_with(prefix) && s.size() > std::strlen(prefix)) return true;
   return false;
 }
 
@@ -136,7 +135,6 @@ bool is_expression_keyword(const std::string& s) {
                                               "delete", "not",       "and",      "or"};
   return words.count(s) > 0;
 }
-
 
 // The run of word characters (and '::') starting at `at`.
 std::string word_at(const std::string& s, std::size_t at) {
@@ -217,7 +215,7 @@ class SourceScan {
 
   void identifier(std::size_t i) {
     const std::string& name = tokens_[i].text;
-    if (starts_with(name, "GRADER_")) report(tokens_[i], "names the grader's internals (" + name + ")");
+    if (name.starts_with("GRADER_")) report(tokens_[i], "names the grader's internals (" + name + ")");
     if (is_sanitizer_hook(name)) {
       report(tokens_[i], "touches a sanitizer's hook (" + name + ")");
     } else if (is_sanitizer_namespace(name) && punct(i + 1, "::") && at(i + 2) &&
@@ -227,7 +225,7 @@ class SourceScan {
       report(tokens_[i], "touches a sanitizer's hook (namespace " + name + ")");
     }
     if (name == "__libc_argv" || name == "__libc_argc" || name == "_dl_argv" ||
-        name == "__environ" || name == "environ" || starts_with(name, "program_invocation_")) {
+        name == "__environ" || name == "environ" || name.starts_with("program_invocation_")) {
       if (!someone_elses(i))
         report(tokens_[i], "reaches for the process's arguments or environment (" + name + ")");
     }
@@ -235,14 +233,14 @@ class SourceScan {
       if ((punct(i - 1, "::") && i >= 2 && is(i - 2, Token::identifier, "gnu")) || in_using_gnu(i))
         report(tokens_[i], "runs code before main() (gnu::constructor)");
       else if (punct(i - 1, "(") && punct(i - 2, "(") && i >= 3 && at(i - 3)->kind == Token::identifier &&
-               starts_with(at(i - 3)->text, "__attribute"))
+               at(i - 3)->text.starts_with("__attribute"))
         report(tokens_[i], "runs code before main() (__attribute__((constructor)");
     }
     if (name == "extern" && is(i + 1, Token::string, "C")) extern_c(i + 2);
     if (const Forbidden* f = forbidden(name)) call(i, *f);
     // syscall(SYS_kill, ...): the same calls by their numbers.
     for (const char* prefix : {"SYS_", "__NR_"})
-      if (starts_with(name, prefix) && forbidden(name.substr(std::strlen(prefix))))
+      if (name.starts_with(prefix) && forbidden(name.substr(std::strlen(prefix))))
         report(tokens_[i], "calls " + name.substr(std::strlen(prefix)) + "() through syscall (" + name + ")");
   }
 

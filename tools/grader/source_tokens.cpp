@@ -61,7 +61,7 @@ std::size_t unescape(const std::string& text, std::size_t i, std::string& out) {
     out.push_back(meaning[at]);
     return i + 1;
   }
-  int base = c == 'x' ? 16 : (c == 'u' || c == 'U') ? 16 : (c >= '0' && c <= '7') ? 8 : 0;
+  int base = (c == 'x' || c == 'u' || c == 'U') ? 16 : (c >= '0' && c <= '7') ? 8 : 0;
   if (base == 0) {  // \\ \" \' \? and any other: the character itself
     out.push_back(c);
     return i + 1;
