@@ -256,8 +256,10 @@ CASES = [
     ("does not link", "solution", "link-error", {}, 0, [], False),
     ("leaves state for later runs", "solution", "leave-state", {}, "full", [], True),
     ("compiles for hours", "solution", "slow-compile", {}, 0, [], False),
-    ("includes /dev/zero", "solution", "include-dev-zero", {}, 0, [], False),
-    ("includes a file only root may read", "solution", "include-root-only", {}, 0, [], True),
+    ("includes /dev/zero", "solution", "include-dev-zero", {}, 0,
+     ["includes a file by its absolute path (/dev/zero)"], False),
+    ("includes a file only root may read", "solution", "include-root-only", {}, 0,
+     ["includes a file by its absolute path"], True),
     ("changes build files and tests", "solution", None, {
         f"chapters/{CHAPTER}/meson.build": "run_command('touch', 'MARKER', check: false)\n",
         f"tests/{CHAPTER}/spawn_test.cpp": "// every check removed\n",
@@ -267,20 +269,22 @@ CASES = [
     ("untouched starter", "starter", None, {}, 0, [], False),
     ("includes a file by its absolute path", "solution", "include-outside",
      {"notes/extra.hpp": "inline int g_extra = 1;\n"}, 0,
-     ["read by the compiler, outside the course's copy"], False),
+     ["includes a file by its absolute path"], False),
     # The build reaching the reference from inside the copy: an honest
     # answer's file replaced by an #include of the solution's own.
     ("includes the reference solution by a relative path", "solution", None,
      {f"chapters/{CHAPTER}/rt/task/cell.cpp":
       f'#include "../../../../solutions/{CHAPTER}/rt/task/cell.cpp"\n'}, 0,
-     ["read by the compiler: the reference solution or the hidden tests"], False),
+     ["asked the compiler for a file of the reference solution or the hidden tests",
+      "includes a file outside its chapter's folder"], False),
     # The same, with a macro that breaks the solution's code after its
     # header, so that the compiler's errors would quote its lines.
     ("quotes the reference solution in compiler errors", "solution", None,
      {f"chapters/{CHAPTER}/rt/task/cell.cpp":
       '#include "rt/task/cell.hpp"\n#define TaskBase TaskBaseQuoted\n'
       f'#include "../../../../solutions/{CHAPTER}/rt/task/cell.cpp"\n'}, 0,
-     ["read by the compiler: the reference solution or the hidden tests"], False),
+     ["asked the compiler for a file of the reference solution or the hidden tests",
+      "includes a file outside its chapter's folder"], False),
     ("replaces libc's write", "starter", "replace-libc-write", {}, 0,
      ["declares libc's write()", "defines 'write'"], False),
     ("forges a pass before main", "starter", "forge-before-main", {}, "full",
@@ -459,11 +463,15 @@ def run_case(grader, builddir, source_root, workdir, scratch, case):
               f"{name}: the compiler stops at the build's memory limit", f"{seconds:.0f} s: {messages[:600]}")
     if attack == "include-root-only":
         everything = finished.stdout + finished.stderr + json.dumps(record)
-        check(ROOT_ONLY_SECRET not in everything and "Permission denied" in everything and
+        # The build's view holds nothing of the machine but the system and
+        # the copy: the file is not even there.
+        check(ROOT_ONLY_SECRET not in everything and
+              ("Permission denied" in everything or "No such file" in everything) and
               all(t["status"] == "does not compile" for t in record["tests"]),
               f"{name}: the builder cannot read it, so no report shows it", everything[-800:])
     if attack == "include-outside":
-        check(all(t["status"] == "does not compile" and "nothing is run" in t["message"]
+        check(all(t["status"] == "does not compile" and
+                  ("nothing is run" in t["message"] or "No such file" in t["message"])
                   for t in record["tests"]),
               f"{name}: no test runs on a build that read outside the copy",
               repr({t["status"] for t in record["tests"]}))
@@ -671,6 +679,70 @@ def check_hidden_unreadable(grader, builddir, source_root, workdir, scratch):
           finished.stderr[-800:])
 
 
+# Pastes a file into the runtime with the assembler (the directive's name
+# split by an empty macro, so that no scan of the source text sees it whole)
+# and prints it before main in every test: PASTED is the file.
+PASTE_FILE = r"""
+#include <cstdio>
+#define RT_NOTHING
+__asm__(".pushsection .rodata\n.globl rt_pasted\nrt_pasted:\n.inc" RT_NOTHING "bin \"PASTED\"\n"
+        ".byte 0\n.popsection\n");
+extern "C" const char rt_pasted[];
+static const bool g_pasted = [] {
+  std::fputs(rt_pasted, stdout);
+  std::fputs(rt_pasted, stderr);
+  return true;
+}();
+"""
+OTHER_RUN_SECRET = "another-runs-answer-91c2"
+
+
+def check_build_sees_only_its_copy(grader, builddir, source_root, workdir, scratch):
+    """The build of a submission's code sees nothing but the system and the
+    copy's public parts: not the reference solution, not the hidden tests,
+    not another run's copy, whatever path it names."""
+    with open(os.path.join(source_root, "solutions", CHAPTER, "rt", "task", "cell.cpp")) as f:
+        solution_lines = [l.strip() for l in f if len(l.strip()) > 30]
+    with open(os.path.join(source_root, "chapters", CHAPTER, "rt", "task", "cell.cpp")) as f:
+        starter = f.read()
+    reference_secret = next(l for l in solution_lines if l not in starter)
+    hidden = os.path.join(scratch, "paste-hidden-tests", CHAPTER)
+    os.makedirs(hidden)
+    with open(os.path.join(hidden, "secret_test.cpp"), "w") as f:
+        f.write(HIDDEN_SECRET_TEST)
+    # Another run's copy, where the builder (before it had a run's own user
+    # and a view of its own) could read it: open to everyone.
+    other = os.path.join(scratch, "another-run", "course", "chapters", CHAPTER)
+    os.makedirs(other)
+    with open(os.path.join(other, "answer.txt"), "w") as f:
+        f.write(OTHER_RUN_SECRET + "\n")
+    for folder in (scratch, os.path.dirname(os.path.dirname(other)), os.path.dirname(other), other):
+        os.chmod(folder, 0o755)
+    cases = [("the reference solution", f"../course/solutions/{CHAPTER}/rt/task/cell.cpp",
+              reference_secret, []),
+             ("the hidden tests", f"../course/tests/hidden/{CHAPTER}/secret_test.cpp", SECRET,
+              ["--hidden", os.path.dirname(hidden)]),
+             ("another run's copy", os.path.join(other, "answer.txt"), OTHER_RUN_SECRET, [])]
+    for number, (what, pasted, secret, extra) in enumerate(cases):
+        where = os.path.join(scratch, f"pastes-{number}")
+        make_submission(source_root, where, "starter", None, {}, {})
+        with open(attacked_file(os.path.join(where, "chapters", CHAPTER), "paste"), "a") as f:
+            f.write("\n" + PASTE_FILE.replace("PASTED", pasted))
+        json_path = os.path.join(scratch, f"pastes-{number}.json")
+        finished, seconds = grade(grader, builddir, workdir, where, json_path, *extra, *PLAIN)
+        print(f"--- pastes {what} into its binary: exit {finished.returncode} in {seconds:.0f} s")
+        record = load(json_path) or {"tests": [], "score": None, "integrity": {"findings": []}}
+        everything = finished.stdout + finished.stderr + json.dumps(record)
+        findings = [f["what"] for f in record["integrity"]["findings"]]
+        check(record["score"] == 0 and secret not in everything and
+              all(t["status"] == "does not compile" for t in record["tests"]),
+              f"a build that pastes {what} into its binary finds no such file: nothing is shown "
+              "of it, nothing runs, and it scores what the untouched starter does",
+              f"{record['score']}: " + everything[-1500:])
+        check(any("pastes a file into the binary (.incbin)" in f for f in findings),
+              f"pasting {what}: the integrity report names the .incbin", repr(findings))
+
+
 # Hidden tests the reference cannot judge by: one it fails, one whose
 # observations change from run to run.
 BROKEN_HIDDEN_TESTS = r"""
@@ -796,8 +868,9 @@ def sandboxed_processes(tmp):
 
 
 def builder_processes():
-    """The pids of processes running as the sandbox's builder."""
-    return processes_of([BUILDER_UID]) if ROOT else []
+    """The pids of processes running as a builder: the run's own (a run user
+    id like its tests') or the shared one."""
+    return processes_of(list(RUN_UIDS) + [BUILDER_UID]) if ROOT else []
 
 
 def check_runs_isolated(grader, builddir, source_root, workdir, scratch):
@@ -979,7 +1052,8 @@ def main():
                 run_case(grader, builddir, source_root, workdir, scratch, case)
         checks = [check_sanitizers_by_default, check_regressions_counted, check_hidden_unforgeable]
         if ROOT:  # without root nothing is sandboxed, so nothing is closed to the test
-            checks += [check_hidden_unreadable, check_runs_isolated, check_killed_grader_cleans_up]
+            checks += [check_hidden_unreadable, check_build_sees_only_its_copy, check_runs_isolated,
+                       check_killed_grader_cleans_up]
         for each in checks:
             if only in each.__name__:
                 each(grader, builddir, source_root, workdir, scratch)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <string_view>
 
@@ -176,11 +177,22 @@ BuildResult run_ninja(const std::string& build_dir, const std::vector<std::strin
                                what, *limits.seconds)};
   ChildRequest ninja;
   ninja.argv = {"ninja", "-C", build_dir};
+  if (limits.view) {
+    // The view holds the build directory at its own absolute path, and
+    // nothing of where the grader was started.
+    std::string inside = std::filesystem::weakly_canonical(build_dir).string();
+    ninja.argv = {"ninja", "-C", inside};
+    ninja.working_dir = inside;
+    ninja.view = limits.view;
+  }
   ninja.argv.insert(ninja.argv.end(), arguments.begin(), arguments.end());
   ninja.head_limit = 256 * 1024;
   if (progress) ninja.on_output = NinjaSteps(progress);
   confine(ninja, limits, left.value_or(0));
   ChildOutcome outcome = run_child(ninja);
+  if (outcome.exit_code == 127 && outcome.output.rfind("grader: cannot enter the build's view", 0) == 0)
+    throw UsageError("the build of " + what + " could not be confined to its view of the files "
+                     "(mount namespaces refused?):\n" + ending(outcome.output));
   if (outcome.timed_out)
     return {false, fmt::format("the build of {} ran out of time: stopped when the submission's "
                                "builds had taken {:.0f} s in all (--build-timeout), with every "
@@ -204,6 +216,17 @@ BuildResult run_ninja(const std::string& build_dir, const std::vector<std::strin
 }
 
 }  // namespace
+
+void regenerate_build_file(const std::string& build_dir,
+                           const std::optional<std::pair<uid_t, gid_t>>& run_as) {
+  ChildRequest meson;
+  meson.argv = {"ninja", "-C", build_dir, "build.ninja"};
+  meson.run_as = run_as;
+  ChildOutcome outcome = run_child(meson);
+  if (outcome.exit_code != 0)
+    throw UsageError("meson cannot bring " + build_dir + "/build.ninja up to date:\n" +
+                     ending(outcome.output));
+}
 
 BuildResult build_target(const std::string& build_dir, const std::string& target,
                          const BuildProgress& progress, const BuildLimits& limits) {

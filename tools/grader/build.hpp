@@ -8,11 +8,13 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "build_view.hpp"
 #include "sanitizer.hpp"
 
 namespace grader {
@@ -29,9 +31,13 @@ std::string prepare_build_dir(const std::string& builddir, const std::string& so
 // hidden tests) shares one budget of `seconds` from `start`, after which a
 // build is stopped with everything it started, and no other begins; each
 // compiler gets at most min(seconds, 600) s of CPU and `address_space`
-// bytes of memory. Empty for the course's own build.
+// bytes of memory; and, with `view`, the build runs in that view of the
+// file system (build_view.hpp), which must have been made from an
+// up-to-date build.ninja (regenerate_build_file). Empty for the course's
+// own build.
 struct BuildLimits {
   std::optional<std::pair<uid_t, gid_t>> run_as;
+  std::shared_ptr<const ViewPlan> view;
   std::optional<double> seconds;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::optional<unsigned long long> address_space;
@@ -50,6 +56,13 @@ struct BuildResult {
 
 // Called as ninja reports each step: step `step` of `steps`.
 using BuildProgress = std::function<void(int step, int steps)>;
+
+// Runs meson again where build.ninja is older than what it was made from
+// (a new list of hidden tests), as `run_as`: outside any view, which shows
+// meson too little of the course to read it. Only the course's own build
+// files run. Throws UsageError when meson fails.
+void regenerate_build_file(const std::string& build_dir,
+                           const std::optional<std::pair<uid_t, gid_t>>& run_as);
 
 // Throws UsageError when the build directory itself is broken.
 BuildResult build_target(const std::string& build_dir, const std::string& target,

@@ -23,6 +23,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "build_view.hpp"
 #include "output_capture.hpp"
 
 extern char** environ;
@@ -106,6 +107,7 @@ struct ChildSetup {
   const std::optional<unsigned long long>* address_space;
   const std::optional<unsigned long long>* cpu_seconds;
   const char* private_tmp;  // "" when none
+  const ViewPlan* view;     // nullptr when none
   pid_t grader;
 };
 
@@ -176,6 +178,8 @@ void limit_process(const ChildSetup& s) {
   }
   // Nothing else the grader holds (result files, build logs) is inherited.
   close_range(s.channel_fd >= 0 ? 4 : 3, ~0U, 0);
+  // A build's view is entered first: its working folder is inside.
+  if (s.view && !s.view->enter()) child_failed("grader: cannot enter the build's view of the files\n");
   if (s.working_dir[0] != '\0' && chdir(s.working_dir) != 0)
     child_failed("grader: cannot enter the test's working folder\n");
   int binary = s.private_tmp[0] != '\0' ? enter_private_tmp(s) : -1;
@@ -445,6 +449,7 @@ ChildOutcome run_child(const ChildRequest& request) {
                    &request.address_space,
                    &request.cpu_seconds,
                    request.private_tmp.c_str(),
+                   request.view.get(),
                    getpid()};
 
   pid_t pid = fork();

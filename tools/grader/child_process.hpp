@@ -9,12 +9,15 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace grader {
+
+class ViewPlan;
 
 struct ChildRequest {
   std::vector<std::string> argv;
@@ -45,6 +48,10 @@ struct ChildRequest {
   // its own (a loopback, up): nothing it writes there, no segment, queue or
   // abstract socket it makes, is seen by any other test, or outlives it.
   std::string private_tmp;
+  // When set (with run_as, as root), the child runs in this view of the
+  // file system (build_view.hpp), and enters working_dir inside it: a
+  // submission's build, which must find nothing but what it may read.
+  std::shared_ptr<const ViewPlan> view;
   // Kill whatever the child left behind, in its process group or not.
   bool kill_descendants = false;
   // Called with each piece of output as it arrives (a build's progress).

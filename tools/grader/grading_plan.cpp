@@ -143,6 +143,15 @@ GradingPlan plan_from_manifest(const Options& options) {
     request.workdir = options.workdir.empty() ? options.builddir + "/submission" : options.workdir;
     request.modes = options.modes;
     request.sandbox = options.sandbox;
+    request.builder_uid = builder_uid;
+    if (options.sandbox) {
+      plan.builder = RunUser::take();
+      if (plan.builder)
+        request.builder_uid = plan.builder->uid();
+      else
+        print_progress("warning: no user id of this run's own could be taken for the build: it "
+                       "runs as the builder every such run shares");
+    }
     plan.copy = prepare_copy(request);
     for (const std::string& warning : plan.copy.warnings) print_progress("warning: " + warning);
     plan.copied = true;

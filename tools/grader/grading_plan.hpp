@@ -5,10 +5,12 @@
 // earlier chapter's tests against the same runtime (regressions).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "options.hpp"
+#include "sandbox.hpp"
 #include "submission.hpp"
 #include "test_catalog.hpp"
 
@@ -54,6 +56,8 @@ struct GradingPlan {
   // Filled in for --submission and --hidden, which grade a pristine copy.
   bool copied = false;
   PreparedCopy copy;
+  // The builder of the copy, a user id of this run's own while the plan lives.
+  std::shared_ptr<RunUser> builder;
 };
 
 // From the manifest in --builddir: the build directory itself, a sanitizer

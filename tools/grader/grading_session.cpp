@@ -11,6 +11,8 @@
 #include <system_error>
 
 #include "build.hpp"
+#include "build_view.hpp"
+#include "child_process.hpp"
 #include "compiler_reads.hpp"
 #include "grade_record.hpp"
 #include "integrity.hpp"
@@ -33,6 +35,11 @@ std::string chapters_argument(const std::vector<std::string>& chapters) {
   return fmt::format("{}", fmt::join(numbers, " "));
 }
 
+// The student's runtime library of `chapter`, as meson names its target.
+std::string runtime_target(const std::string& chapter) {
+  return fmt::format("chapters/{}/librt-chapters-{}.a", chapter, chapter_number(chapter));
+}
+
 }  // namespace
 
 GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
@@ -41,7 +48,8 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
       builds_(plan.builds),
       source_root_(plan.source_root),
       copied_(plan.copied),
-      area_(options.sandbox),
+      area_(options.sandbox,
+            plan.builder ? std::optional<uid_t>(plan.builder->uid()) : std::nullopt),
       console_(ConsoleSettings{options.every_test, options.brief}) {
   // A chapter's grade is all its tests, run to the end.
   records_grades_ = grades_kept(options) && options.filter.empty() && !options.first_failure &&
@@ -57,7 +65,11 @@ GradingSession::GradingSession(const Options& options, const GradingPlan& plan)
     build_limits_.start = std::chrono::steady_clock::now();
     build_limits_.address_space = build_address_space;
   }
-  if (copied_ && plan.copy.builder) build_limits_.run_as = {{builder_uid, builder_uid}};
+  if (copied_ && plan.copy.builder) {
+    build_limits_.run_as = {{plan.copy.builder_uid, plan.copy.builder_uid}};
+    confined_ = views_work();
+  }
+  reference_build_dir_ = plan.copy.reference_build_dir;
   run_.flavour = !options.binaries.empty() ? "binaries"
                  : options.solutions       ? "solutions"
                                            : "chapters";
@@ -91,26 +103,78 @@ bool GradingSession::build_all(const GradingPlan& plan) {
           std::find(targets.begin(), targets.end(), binary.target) == targets.end())
         targets.push_back(binary.target);
   if (targets.empty() || (targets.size() < 2 && !options_.build_only)) return true;
-  // The hidden tests' references run plain only, so the first mode builds them.
-  std::vector<std::string> first_targets = targets;
+  // The hidden tests, built against the student's runtime, in a view of
+  // their own: the visible tests' builds never see them.
+  std::vector<std::string> hidden, references;
   for (const ChapterPlan& chapter : plan.chapters)
-    for (const TestBinary& binary : chapter.binaries)
-      if (!binary.reference_target.empty() && any_selected(binary) &&
-          std::find(first_targets.begin(), first_targets.end(), binary.reference_target) ==
-              first_targets.end())
-        first_targets.push_back(binary.reference_target);
+    for (const TestBinary& binary : chapter.binaries) {
+      if (!binary.hidden || !any_selected(binary)) continue;
+      std::erase(targets, binary.target);
+      hidden.push_back(binary.target);
+      references.push_back(binary.reference_target);
+    }
   bool built = true;
-  for (const ModeBuild& build : builds_) {
-    const std::vector<std::string>& these = &build == &builds_.front() ? first_targets : targets;
-    std::string mode = builds_.size() > 1 ? " (" + mode_name(build.mode) + ")" : "";
-    print_progress(fmt::format("building {} test binaries{}", these.size(), mode));
-    // What fails here is built again, alone, by build_and_install, which reports
-    // its errors under its own chapter.
-    built = build_targets(build.build_dir, these, [&](int step, int steps) {
+  auto build_these = [&](const std::string& dir, const std::vector<std::string>& these,
+                         const std::string& mode, const BuildLimits& limits) {
+    if (these.empty()) return;
+    print_progress(fmt::format("building {} test binar{}{}", these.size(),
+                               these.size() == 1 ? "y" : "ies", mode));
+    // What fails here is built again, alone, by build_and_install, which
+    // reports its errors under its own chapter.
+    built = build_targets(dir, these, [&](int step, int steps) {
       show_status(fmt::format("building{}, step {}/{}, then {}", mode, step, steps, tests_left()));
-    }, build_limits_).ok && built;
+    }, limits).ok && built;
+  };
+  for (const ModeBuild& build : builds_) {
+    std::string mode = builds_.size() > 1 ? " (" + mode_name(build.mode) + ")" : "";
+    build_these(build.build_dir, targets, mode, limits_for(build.build_dir, false));
+    build_these(build.build_dir, hidden, mode + " (hidden tests)", limits_for(build.build_dir, true));
   }
+  // The hidden tests' references run plain only, and hold no student code.
+  build_these(reference_build_dir_.empty() ? build_dir_ : reference_build_dir_, references,
+              " (the hidden tests' reference)", {});
   return built;
+}
+
+bool GradingSession::views_work() {
+  // The mechanism alone: a view of the system, entered as the builder. A
+  // view of the copy that cannot be entered later stops the grade.
+  try {
+    staging_ = view_staging_folder();
+    BuildView system;
+    system.binds = {{"/usr", false}, {"/etc", false}};
+    ChildRequest probe;
+    probe.argv = {"true"};
+    probe.run_as = build_limits_.run_as;
+    probe.view = std::make_shared<ViewPlan>(system, staging_);
+    if (run_child(probe).exit_code == 0) return true;
+  } catch (const std::exception&) {
+  }
+  print_progress("warning: root cannot give the build a view of its own here (mount namespaces "
+                 "refused: a container without CAP_SYS_ADMIN?): the student's build can read "
+                 "all of the copy, the reference solutions with it, and is checked only "
+                 "afterwards by the files the compiler says it read");
+  return false;
+}
+
+BuildLimits GradingSession::limits_for(const std::string& build_dir, bool hidden) {
+  BuildLimits limits = build_limits_;
+  if (!confined_) return limits;
+  auto key = std::make_pair(build_dir, hidden);
+  auto found = views_.find(key);
+  if (found == views_.end()) {
+    // The view shows what build.ninja names: it must be up to date first.
+    regenerate_build_file(build_dir, build_limits_.run_as);
+    BuildView view;
+    try {
+      view = submission_build_view(source_root_, build_dir, hidden);
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("cannot make the build's view of the files: ") + e.what());
+    }
+    found = views_.emplace(key, std::make_shared<ViewPlan>(view, staging_)).first;
+  }
+  limits.view = found->second;
+  return limits;
 }
 
 void GradingSession::grade(const ChapterPlan& chapter) {
@@ -166,6 +230,16 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
     bool several = builds_.size() > 1;
     std::string mode = several ? mode_phrase(build.mode) + ": " : "";
     std::string path = binary.target.empty() ? binary.path : build.build_dir + "/" + binary.target;
+    if (!binary.target.empty() && binary.hidden && confined_) {
+      // The student's runtime first, where the hidden tests are not: their
+      // view shows it read-only.
+      BuildResult runtime = build_target(build.build_dir, runtime_target(chapter.chapter), {},
+                                         limits_for(build.build_dir, false));
+      if (!runtime.ok) {
+        report_not_compiling(chapter.chapter, binary, mode + shown_errors(runtime.errors));
+        return {};
+      }
+    }
     if (!binary.target.empty()) {
       print_progress("building " + binary.target + (several ? " " + mode_phrase(build.mode) : ""));
       // Built every time: a binary left by an earlier successful build must
@@ -173,7 +247,7 @@ std::vector<ModeBinary> GradingSession::build_and_install(const ChapterPlan& cha
       BuildResult built = build_target(build.build_dir, binary.target, [&](int step, int steps) {
         show_status(fmt::format("{}: building, step {}/{}, then {}: {}", chapter.chapter, step,
                                 steps, tests_left(), binary.target));
-      }, build_limits_);
+      }, limits_for(build.build_dir, binary.hidden));
       if (!built.ok) {
         report_not_compiling(chapter.chapter, binary, mode + shown_errors(built.errors));
         return {};
@@ -262,9 +336,12 @@ void GradingSession::run_binary(const ChapterPlan& chapter, const TestBinary& bi
 }
 
 std::string GradingSession::install_reference(const TestBinary& binary, std::string& problem) {
-  const std::string& build_dir = builds_.front().build_dir;
+  const std::string& build_dir = reference_build_dir_.empty() ? builds_.front().build_dir
+                                                              : reference_build_dir_;
   print_progress("building " + binary.reference_target + " (the reference for the hidden tests)");
-  BuildResult built = build_target(build_dir, binary.reference_target, {}, build_limits_);
+  // The course's code alone: no builder, no view, no share of the budget.
+  BuildResult built = build_target(build_dir, binary.reference_target, {},
+                                   reference_build_dir_.empty() ? build_limits_ : BuildLimits{});
   if (!built.ok) {
     problem = "the hidden tests do not build against the reference solution, so they have "
               "nothing to be compared with: the instructor should fix them.\n" + built.errors;
@@ -288,7 +365,7 @@ std::string GradingSession::shown_errors(const std::string& errors) {
     bool chapter = at + 13 <= errors.size() && std::isdigit(static_cast<unsigned char>(errors[at + 10])) &&
                    std::isdigit(static_cast<unsigned char>(errors[at + 11])) && errors[at + 12] == '-';
     if (chapter) {
-      add_finding({"the build", "read by the compiler: the reference solution or the hidden tests"});
+      add_finding({"the build", "asked the compiler for a file of the reference solution or the hidden tests"});
       return "the compiler's errors name a file of the reference solution (an #include by a "
              "relative path?), so they are not shown";
     }

@@ -3,8 +3,10 @@
 // soon as it is known, then the integrity report.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "build.hpp"
@@ -48,6 +50,12 @@ class GradingSession {
   // why it could not be, in `problem`.
   std::string install_reference(const TestBinary& binary, std::string& problem);
   std::string read_outside_the_copy(const std::string& build_dir);
+  // The limits of one build of the submission's code in `build_dir`: the
+  // builder, the budget, and the view of the files it may see (with the
+  // hidden tests, or without).
+  BuildLimits limits_for(const std::string& build_dir, bool hidden);
+  // Whether builds can be confined to their views here; says why not once.
+  bool views_work();
   std::string shown_errors(const std::string& errors);
   // The result of a test that was not run, and why.
   TestResult not_run(const std::string& chapter, const TestBinary& binary,
@@ -74,6 +82,10 @@ class GradingSession {
   std::string source_root_;
   bool copied_ = false;  // a submission's copy: its build may read only the copy and /usr
   BuildLimits build_limits_;  // for a copy's build: its user and time
+  bool confined_ = false;     // a copy's build runs in its view (build_view.hpp)
+  std::string staging_;       // where views are put together
+  std::map<std::pair<std::string, bool>, std::shared_ptr<const ViewPlan>> views_;
+  std::string reference_build_dir_;  // the hidden tests' reference, root's alone
   RunSettings settings_;
   RunArea area_;
   GradingRun run_;

@@ -104,7 +104,7 @@ std::string make_root() {
 
 }  // namespace
 
-RunArea::RunArea(bool sandbox) {
+RunArea::RunArea(bool sandbox, std::optional<uid_t> builder) : builder_(builder) {
   if (sandbox) take_user_of_this_run();
   root_ = make_root();
   start_janitor();
@@ -131,7 +131,8 @@ void RunArea::start_janitor() {
     char byte;
     while (read(ends[0], &byte, 1) != 0 && errno == EINTR) {
     }
-    if (user_lock_ >= 0) probe(identity_->first, true);
+    if (user_) probe(user_->uid(), true);
+    if (builder_) probe(*builder_, true);
     std::error_code ignored;
     fs::remove_all(root_, ignored);
     _exit(0);
@@ -142,24 +143,35 @@ void RunArea::start_janitor() {
   spare_from_leftovers(pid);
 }
 
-void RunArea::take_user_of_this_run() {
+std::unique_ptr<RunUser> RunUser::take() {
   require_root();
   mkdir(lock_folder, 0700);
   std::random_device random;
-  for (int attempt = 0; attempt < 64 && !identity_; ++attempt) {
+  for (int attempt = 0; attempt < 64; ++attempt) {
     uid_t uid = first_run_uid + random() % run_uids;
     int lock = lock_user(uid);
     if (lock < 0) continue;
     Probe found = probe(uid, true);
     if (found == Probe::no_such_user) {
       close(lock);
-      break;
+      return nullptr;
     }
-    identity_ = {uid, uid};
-    user_lock_ = lock;
-    private_tmp_ = found == Probe::namespaces;
+    return std::unique_ptr<RunUser>(new RunUser(uid, lock, found == Probe::namespaces));
   }
-  if (!identity_) {
+  return nullptr;
+}
+
+RunUser::~RunUser() {
+  probe(uid_, true);  // nothing of this run's user outlives it
+  close(lock_);
+}
+
+void RunArea::take_user_of_this_run() {
+  user_ = RunUser::take();
+  if (user_) {
+    identity_ = {user_->uid(), user_->uid()};
+    private_tmp_ = user_->namespaces();
+  } else {
     identity_ = sandbox_identity();
     private_tmp_ = probe(identity_->first, false) == Probe::namespaces;
     warnings_.push_back(std::string("no user id of this run's own could be taken (") +
@@ -175,10 +187,7 @@ void RunArea::take_user_of_this_run() {
 RunArea::~RunArea() {
   std::error_code ignored;
   fs::remove_all(root_, ignored);
-  if (user_lock_ >= 0) {
-    probe(identity_->first, true);  // nothing of this run's user outlives it
-    close(user_lock_);
-  }
+  user_.reset();     // nothing of this run's user outlives it
   close(janitor_pipe_);  // the janitor finds nothing left, and ends
   while (waitpid(janitor_, nullptr, 0) < 0 && errno == EINTR) {
   }

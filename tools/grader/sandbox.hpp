@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,12 +26,35 @@ namespace grader {
 // the machine shares it.
 inline constexpr const char* sandbox_user_name = "grader-sandbox";
 
-// Who builds a submission when the grader sandboxes: a user id with no
-// account, just below the runs' own, that owns the copy of the course and
-// its build directories and nothing else. It runs only compilers (the
-// student's code runs in tests, as a run's own user), so every run shares
-// it; what it cannot do is read a file only root may.
+// Who builds a submission when no user id of the run's own can be taken
+// (RunUser): a user id with no account, just below the runs' own, shared by
+// every such run.
 inline constexpr uid_t builder_uid = 0x6bffffff;
+
+// A user id of this grading run alone, with no account: locked (a file per
+// id under /run/grader-sandbox) from take() until destroyed, and rid of
+// every process it has when taken and when given back. A run's tests run
+// as one, and the builder of a submission is another: the copy of the
+// course and its build directories are the builder's, so that no other
+// run's build or test can read, signal or trace its compilers.
+class RunUser {
+ public:
+  // Throws UsageError without root; nullptr when no id can be taken.
+  static std::unique_ptr<RunUser> take();
+  ~RunUser();
+  RunUser(const RunUser&) = delete;
+  RunUser& operator=(const RunUser&) = delete;
+
+  uid_t uid() const { return uid_; }
+  // Whether root may make a test's namespaces here (child_process.cpp).
+  bool namespaces() const { return namespaces_; }
+
+ private:
+  RunUser(uid_t uid, int lock, bool namespaces) : uid_(uid), lock_(lock), namespaces_(namespaces) {}
+  uid_t uid_;
+  int lock_;
+  bool namespaces_;
+};
 
 // A sandboxed plain test's memory: 4 GiB of address space (threads' stacks
 // count: 8 MiB each).
@@ -39,7 +63,9 @@ inline constexpr unsigned long long sandbox_address_space = 4ull << 30;
 class RunArea {
  public:
   // Throws UsageError when the sandbox user is missing and cannot be made.
-  explicit RunArea(bool sandbox);
+  // `builder`: the run's builder, whose processes the janitor also kills
+  // should the grader die.
+  explicit RunArea(bool sandbox, std::optional<uid_t> builder = std::nullopt);
   ~RunArea();
   RunArea(const RunArea&) = delete;
   RunArea& operator=(const RunArea&) = delete;
@@ -72,7 +98,8 @@ class RunArea {
   std::string root_;
   std::optional<std::pair<uid_t, gid_t>> identity_;
   bool private_tmp_ = false;
-  int user_lock_ = -1;  // held while this run owns its user id
+  std::unique_ptr<RunUser> user_;  // the tests' user, when this run has one of its own
+  std::optional<uid_t> builder_;
   int janitor_pipe_ = -1;  // its end closes when the grader ends, however
   pid_t janitor_ = -1;
   std::vector<std::string> warnings_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <set>
 
 #include "integrity.hpp"
@@ -198,7 +199,29 @@ class SourceScan {
           report(*name, "includes doctest");
           break;
         }
+      const Token* file = at(hash + 2);
+      if (file && file->kind == Token::string && !file->starts_line) included(*file);
     }
+  }
+
+  // An #include "..." that leaves the student's chapter: by an absolute
+  // path, or by one that climbs out of the chapter's folder. Honest code
+  // includes its own headers and the course's, by the include path.
+  void included(const Token& file) {
+    const std::string& path = file.text;
+    if (path.starts_with("/")) {
+      report(file, "includes a file by its absolute path (" + path + ")");
+      return;
+    }
+    std::size_t chapters = where_.rfind("/chapters/");
+    if (chapters == std::string::npos || path.find("..") == std::string::npos) return;
+    std::size_t slug_end = where_.find('/', chapters + 10);
+    if (slug_end == std::string::npos) return;
+    std::filesystem::path chapter = where_.substr(0, slug_end);
+    std::filesystem::path resolved =
+        (std::filesystem::path(where_).parent_path() / path).lexically_normal();
+    auto [end, unused] = std::mismatch(chapter.begin(), chapter.end(), resolved.begin(), resolved.end());
+    if (end != chapter.end()) report(file, "includes a file outside its chapter's folder (" + path + ")");
   }
 
   // What comes before `name`: member access and a user's qualification

@@ -164,9 +164,9 @@ void close_to_others(const fs::path& folder) {
 
 // The builder (sandbox.hpp) owns `folder` (and, `recursive`, all in it):
 // the build writes only there, and reads the copy through it.
-void hand_to_builder(const fs::path& folder, bool recursive) {
-  auto give = [](const fs::path& path) {
-    if (lchown(path.c_str(), builder_uid, builder_uid) != 0)
+void hand_to_builder(const fs::path& folder, bool recursive, uid_t builder) {
+  auto give = [builder](const fs::path& path) {
+    if (lchown(path.c_str(), builder, builder) != 0)
       throw UsageError("cannot hand " + path.string() + " to the builder: " +
                        std::strerror(errno));
   };
@@ -313,11 +313,20 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
     std::string dir = (fs::path(request.workdir) / ("build-" + sanitizer_name(mode))).string();
     configure(copy.string(), dir, mode);
     close_to_others(dir);
-    if (prepared.builder) hand_to_builder(dir, true);
+    if (prepared.builder) hand_to_builder(dir, true, request.builder_uid);
     prepared.build_dirs.push_back(dir);
   }
+  prepared.builder_uid = request.builder_uid;
+  // The hidden tests' reference is the course's code alone: built by root,
+  // where no build of the student's can read it.
+  if (!request.hidden.empty()) {
+    std::string dir = (fs::path(request.workdir) / "build-reference").string();
+    configure(copy.string(), dir, Sanitizer::none);
+    close_to_others(dir);
+    prepared.reference_build_dir = dir;
+  }
   close_to_others(copy);
-  if (prepared.builder) hand_to_builder(copy, false);
+  if (prepared.builder) hand_to_builder(copy, false, request.builder_uid);
   return prepared;
 }
 

@@ -6,6 +6,8 @@
 // own; every other file the student changed is reported, never used.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -26,6 +28,10 @@ struct PreparedCopy {
   std::vector<std::string> missing;        // starter files the submission lacks
   std::vector<std::string> warnings;       // for the instructor, before grading
   bool builder = false;  // the builder (sandbox.hpp) owns the copy and its builds
+  uid_t builder_uid = 0;
+  // With hidden tests: where they are built against the reference
+  // solution, root's alone (the builder cannot read it); else empty.
+  std::string reference_build_dir;
 };
 
 struct CopyRequest {
@@ -36,6 +42,7 @@ struct CopyRequest {
   std::string workdir;      // holds course/ and build-<sanitizer>/ for each mode
   std::vector<Sanitizer> modes = {Sanitizer::none};
   bool sandbox = false;     // tests will run as another user
+  uid_t builder_uid = 0;    // who builds, when sandboxed (sandbox.hpp's RunUser)
 };
 
 // Throws UsageError when the submission or the copy cannot be prepared.
