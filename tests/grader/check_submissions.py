@@ -234,6 +234,22 @@ static const bool g_left = [] {
   return true;
 }();
 """,
+    # Calls kill() by a name the preprocessor pastes together, which no scan
+    # of the source text reads whole: the preprocessed unit has it.
+    "pasted-kill": """
+#include <signal.h>
+#define RT_JOIN(a, b) a##b
+namespace rt { int poke(int pid) { return RT_JOIN(ki, ll)(pid, 0); } }
+""",
+    # Writes its own sections and data in inline assembly (what a forged
+    # constructor or a pasted file would need), split across a macro.
+    "asm-directives": """
+#define RT_SECTION ".pushsection .data\\n"
+static const int g_section_trick = [] {
+  asm volatile(RT_SECTION ".byte 7\\n.popsection");
+  return 0;
+}();
+""",
     # Declares a function the runtime then calls but never defines: the
     # linker's error must be shown with its lines.
     "link-error": """
@@ -267,6 +283,11 @@ CASES = [
     ("adds test cases worth 1000 points", "solution", "extra-test-cases", {}, "full - first",
      ["includes doctest"], False),
     ("untouched starter", "starter", None, {}, 0, [], False),
+    # Found in what the compiler saw and wrote (a plain grade lists them).
+    ("calls kill() by a pasted name", "solution", "pasted-kill", {}, "full", ["calls kill()"], False),
+    ("writes assembler directives in inline assembly", "solution", "asm-directives", {}, "full",
+     ["writes an assembler directive in inline assembly (.pushsection)",
+      "writes an assembler directive in inline assembly (.byte)"], False),
     ("includes a file by its absolute path", "solution", "include-outside",
      {"notes/extra.hpp": "inline int g_extra = 1;\n"}, 0,
      ["includes a file by its absolute path"], False),

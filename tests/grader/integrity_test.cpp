@@ -115,3 +115,82 @@ TEST_CASE("a symbolic link is reported under its own name") {
   REQUIRE(found.size() == 1);
   CHECK(found[0].where == (dir / "link.cpp").string() + ":1");
 }
+
+namespace {
+
+// A build directory as -save-temps=obj leaves it: a unit's preprocessed
+// text and its assembly beside the object, paths in their markers
+// relative to where build.ninja is.
+struct CompilerOutput {
+  fs::path root = fs::temp_directory_path() / ("integrity-output-" + std::to_string(getpid()));
+  fs::path build = root / "build-none";
+  fs::path objects = build / "chapters" / "01-executor" / "librt.a.p";
+  std::string student = (root / "course" / "chapters" / "01-executor" / "rt" / "cell.cpp").string();
+
+  CompilerOutput(const std::string& preprocessed, const std::string& assembly) {
+    fs::create_directories(objects);
+    std::ofstream(build / "build.ninja") << "# ninja\n";
+    std::ofstream(objects / "cell.cpp.ii") << preprocessed;
+    // g++'s own mark, as it ends every unit it writes.
+    std::ofstream(objects / "cell.cpp.s") << assembly << "\t.ident\t\"GCC: (Debian 12.2.0-14) 12.2.0\"\n";
+  }
+  ~CompilerOutput() { fs::remove_all(root); }
+
+  std::vector<grader::Finding> scan() const {
+    return grader::scan_compiler_output({objects.string()}, {objects.string()}, {student});
+  }
+};
+
+constexpr const char* student_marker = "\"../course/chapters/01-executor/rt/cell.cpp\"";
+
+}  // namespace
+
+TEST_CASE("the preprocessed unit is scanned where it came from the student's files, macros applied") {
+  std::string unit = std::string("# 1 ") + student_marker + "\n# 1 \"<built-in>\"\n# 1 " + student_marker +
+                     "\n# 1 \"/usr/include/signal.h\" 1 3 4\nextern \"C\" int kill(int, int);\n"
+                     "int raise_it(int s) { return kill(0, s); }\n"
+                     "# 7 " + student_marker + " 2\n\nint poke(int pid) { return kill(pid, 0); }\n";
+  CompilerOutput output(unit, "");
+  std::vector<grader::Finding> found = output.scan();
+  INFO(listed(found));
+  REQUIRE(found.size() == 1);  // the system header's own lines are not the student's
+  CHECK(found[0].where == output.student + ":8");
+  CHECK(found[0].what == "calls kill()");
+}
+
+TEST_CASE("the assembly: .incbin anywhere, and directives in the student's inline assembly") {
+  std::string assembly = std::string("\t.text\n#APP\n# 12 ") + student_marker + " 1\n\tpause\n# 0 \"\" 2\n" +
+                         "\t.loc 1 12 3 view .LVU9\n#NO_APP\n" +
+                         "\t.section\t.init_array,\"aw\"\n\t.quad\t_GLOBAL__sub_I_cell.cpp\n" +
+                         "#APP\n# 20 " + student_marker + " 1\n\t.pushsection .rodata\n.incbin \"x.cpp\"\n"
+                         "\t.popsection\n# 0 \"\" 2\n#NO_APP\n";
+  CompilerOutput output("", assembly);
+  std::vector<grader::Finding> found = output.scan();
+  INFO(listed(found));
+  std::string where = output.student + ":20";
+  auto named = [&](const std::string& what) {
+    for (const grader::Finding& f : found)
+      if (f.where == where && f.what == what) return true;
+    return false;
+  };
+  CHECK(found.size() == 4);  // the pause, the compiler's .loc and .init_array are no finding
+  CHECK(named("pastes a file into the binary (.incbin)"));
+  CHECK(named("writes an assembler directive in inline assembly (.pushsection)"));
+  CHECK(named("writes an assembler directive in inline assembly (.incbin)"));
+  CHECK(named("writes an assembler directive in inline assembly (.popsection)"));
+}
+
+TEST_CASE("the assembly: a block the compiler did not open is the student's imitation") {
+  std::string assembly = std::string("#APP\n# 3 ") + student_marker + " 1\n\tnop\n#NO_APP\n" +
+                         "\t.incbin \"secret\"\n#APP\n# 0 \"\" 2\n#NO_APP\n";
+  CompilerOutput output("", assembly);
+  std::vector<grader::Finding> found = output.scan();
+  INFO(listed(found));
+  bool imitation = false, pasted = false;
+  for (const grader::Finding& f : found) {
+    imitation = imitation || f.what == "imitates the compiler's markers of inline assembly (#APP)";
+    pasted = pasted || f.what == "pastes a file into the binary (.incbin)";
+  }
+  CHECK(imitation);
+  CHECK(pasted);
+}

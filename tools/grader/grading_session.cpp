@@ -445,6 +445,16 @@ void GradingSession::scan(const ChapterPlan& chapter) {
     found = scan_sources(chapter.student_files);
     std::vector<Finding> in_objects = scan_objects(runtime_object_dirs_, test_object_dirs_);
     found.insert(found.end(), in_objects.begin(), in_objects.end());
+    if (copied_) {
+      // What the compiler saw and wrote (a copy's build keeps it): every
+      // mode's assembly, one mode's preprocessed units.
+      std::vector<std::string> dirs = runtime_object_dirs_;
+      dirs.insert(dirs.end(), test_object_dirs_.begin(), test_object_dirs_.end());
+      std::vector<std::string> preprocessed = test_object_dirs_;
+      if (!runtime_object_dirs_.empty()) preprocessed.push_back(runtime_object_dirs_.front());
+      std::vector<Finding> compiled = scan_compiler_output(dirs, preprocessed, chapter.student_files);
+      found.insert(found.end(), compiled.begin(), compiled.end());
+    }
   } catch (const std::exception& e) {
     // Fail closed: what could not be scanned is not scored.
     if (run_.scan_error.empty()) run_.scan_error = e.what();

@@ -31,6 +31,17 @@ std::vector<Finding> scan_sources(const std::vector<std::string>& files);
 // One file's text, reported as `where:line`.
 std::vector<Finding> scan_source_text(const std::string& text, const std::string& where);
 
+// Scans what the compiler saw and wrote for the student's files, from the
+// .ii and .s files that -save-temps=obj leaves beside the objects under
+// `object_dirs` (compiler_output_scan.cpp): the lines of the preprocessed
+// units that come from `student_files`, with every macro expanded, by the
+// source scan's rules (only in `preprocessed_dirs`: one mode's are
+// enough), and the assembly for .incbin and .include, and for directives
+// in the student's inline assembly. Throws ScanError.
+std::vector<Finding> scan_compiler_output(const std::vector<std::string>& object_dirs,
+                                          const std::vector<std::string>& preprocessed_dirs,
+                                          const std::vector<std::string>& student_files);
+
 // Scans compiled objects under `dirs` (with nm): functions of libc, of the
 // sanitizers or of doctest defined where only the student's code is built.
 // `student_only` dirs hold nothing but the student's objects; in the others

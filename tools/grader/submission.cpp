@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -213,9 +214,42 @@ void remove_stale(const fs::path& copy, const Plan& plan) {
   }
 }
 
-void configure(const std::string& copy, const std::string& build_dir, Sanitizer sanitizer) {
+// What a build of the student's code keeps beside each object for the
+// integrity scan: the preprocessed unit and the assembly (integrity.hpp).
+// GCC's -save-temps cannot take a precompiled header, so there is none.
+const std::vector<std::string> compiler_output_options = {"-Db_pch=false", "-Dcpp_args=-save-temps=obj"};
+
+// Whether an existing build directory keeps them: its options as meson
+// lists them.
+bool keeps_compiler_output(const std::string& build_dir) {
+  std::ifstream in(fs::path(build_dir) / "meson-info" / "intro-buildoptions.json");
+  nlohmann::json options = nlohmann::json::parse(in, nullptr, false);
+  if (!options.is_array()) return false;
+  bool pch_off = false, save_temps = false;
+  for (const nlohmann::json& option : options) {
+    std::string name = option.value("name", "");
+    if (name == "b_pch") pch_off = option.contains("value") && option["value"] == false;
+    if (name == "cpp_args") save_temps = option.contains("value") &&
+                                         option["value"] == nlohmann::json::array({"-save-temps=obj"});
+  }
+  return pch_off && save_temps;
+}
+
+void configure(const std::string& copy, const std::string& build_dir, Sanitizer sanitizer,
+               bool compiler_output) {
   std::error_code error;
-  if (fs::exists(fs::path(build_dir) / "build.ninja", error)) return;
+  if (fs::exists(fs::path(build_dir) / "build.ninja", error)) {
+    if (!compiler_output || keeps_compiler_output(build_dir)) return;
+    // A work folder prepared before the scan read the compiler's output.
+    ChildRequest reconfigure;
+    reconfigure.argv = {"meson", "configure", build_dir};
+    reconfigure.argv.insert(reconfigure.argv.end(), compiler_output_options.begin(),
+                            compiler_output_options.end());
+    ChildOutcome outcome = run_child(reconfigure);
+    if (outcome.exit_code != 0)
+      throw UsageError("meson configure " + build_dir + " failed:\n" + outcome.output);
+    return;
+  }
   fs::remove_all(build_dir, error);
   print_progress("configuring " + build_dir + " for the pristine copy of the course");
   ChildRequest setup;
@@ -224,6 +258,8 @@ void configure(const std::string& copy, const std::string& build_dir, Sanitizer 
     setup.argv.push_back("-Db_sanitize=" + sanitizer_name(sanitizer));
     setup.argv.push_back("-Db_lundef=false");
   }
+  if (compiler_output)
+    setup.argv.insert(setup.argv.end(), compiler_output_options.begin(), compiler_output_options.end());
   ChildOutcome outcome = run_child(setup);
   if (outcome.exit_code != 0)
     throw UsageError("meson setup " + build_dir + " failed:\n" + outcome.output);
@@ -311,7 +347,7 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
   // so that a work folder prepared then is still used.
   for (Sanitizer mode : request.modes) {
     std::string dir = (fs::path(request.workdir) / ("build-" + sanitizer_name(mode))).string();
-    configure(copy.string(), dir, mode);
+    configure(copy.string(), dir, mode, true);
     close_to_others(dir);
     if (prepared.builder) hand_to_builder(dir, true, request.builder_uid);
     prepared.build_dirs.push_back(dir);
@@ -321,7 +357,7 @@ PreparedCopy prepare_copy(const CopyRequest& request) {
   // where no build of the student's can read it.
   if (!request.hidden.empty()) {
     std::string dir = (fs::path(request.workdir) / "build-reference").string();
-    configure(copy.string(), dir, Sanitizer::none);
+    configure(copy.string(), dir, Sanitizer::none, false);
     close_to_others(dir);
     prepared.reference_build_dir = dir;
   }
