@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "flavours.hpp"
+#include "frame_pool_off.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 

@@ -14,6 +14,7 @@
 #include <new>
 
 #include "counting_waker.hpp"
+#include "frame_pool_off.hpp"
 #include "graded.hpp"
 #include "rt/rt.hpp"
 #include "rt/sync/wait_list.hpp"  // WakeList::kCapacity

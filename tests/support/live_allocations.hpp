@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "frame_pool_off.hpp"
+
 // g++ 12 inlines these hooks and then mistakes their malloc/free pairs for
 // a mismatch with the new-expressions that call them.
 #if defined(__GNUC__) && !defined(__clang__)

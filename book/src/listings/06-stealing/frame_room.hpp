@@ -9,8 +9,8 @@ struct FrameRoom {
 
   // The promise's operator new: the frame, with the room in front.
   static void* allocate(std::size_t frame_size) {
-    auto* block = static_cast<std::byte*>(::operator new(size() + frame_size));
-    ::new (block + sizeof(Cell<T>)) RoomTag{false};
+    auto* block = static_cast<std::byte*>(FramePool::allocate(size() + frame_size));
+    ::new (block + sizeof(Cell<T>)) RoomTag{false, static_cast<std::uint32_t>(frame_size)};
     return block + size();
   }
 
@@ -20,7 +20,7 @@ struct FrameRoom {
   static void release(void* frame) noexcept {
     RoomTag* room = tag(block_of(frame));
     if (room->owned_by_task) return;
-    ::operator delete(block_of(frame));
+    FramePool::release(block_of(frame), size() + room->frame_size);
   }
 
   // spawn: the storage for the cell in front of `frame`; from now on the
@@ -33,7 +33,8 @@ struct FrameRoom {
   // The task's last reference is gone and its cell destroyed: free the
   // block, frame included.
   static void free_task(void* cell_storage) noexcept {
-    ::operator delete(cell_storage);
+    auto* block = static_cast<std::byte*>(cell_storage);
+    FramePool::release(block, size() + tag(block)->frame_size);
   }
 
  private:

@@ -9,16 +9,20 @@
 // allocated with room in front of it, and spawn builds the task's cell
 // there instead of allocating one:
 //
-//   one ::operator new:  [ Cell<T> (header, output) | RoomTag | pad ][ coroutine frame ]
+//   one FramePool block: [ Cell<T> (header, output) | RoomTag | pad ][ coroutine frame ]
 //                          ^ the task's Header*                      ^ the frame's address
 //
 // The price: a Task that is never spawned (one awaited inline, or the one
 // block_on drives) carries the room unused. FrameRoom<T>::size() bytes:
-// 144 for Task<int> with g++ 12 on x86-64 (experiments/02-wakers prints it).
+// 160 for Task<int> with g++ 12 on x86-64 (experiments/02-wakers prints
+// the whole block: this and the frame).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
+
+#include "rt/task/frame_pool.hpp"
 
 namespace rt::detail {
 
@@ -29,6 +33,7 @@ class Cell;  // rt/task/cell.hpp
 // spawned), or the task, when its last reference goes (spawned).
 struct RoomTag {
   bool owned_by_task;
+  std::uint32_t frame_size;  // for the pool, which may keep blocks by their size
 };
 
 inline constexpr std::size_t kFrameAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
@@ -48,8 +53,8 @@ struct FrameRoom {
 
   // The promise's operator new: the frame, with the room in front.
   static void* allocate(std::size_t frame_size) {
-    auto* block = static_cast<std::byte*>(::operator new(size() + frame_size));
-    ::new (block + sizeof(Cell<T>)) RoomTag{false};
+    auto* block = static_cast<std::byte*>(FramePool::allocate(size() + frame_size));
+    ::new (block + sizeof(Cell<T>)) RoomTag{false, static_cast<std::uint32_t>(frame_size)};
     return block + size();
   }
 
@@ -59,7 +64,7 @@ struct FrameRoom {
   static void release(void* frame) noexcept {
     RoomTag* room = tag(block_of(frame));
     if (room->owned_by_task) return;
-    ::operator delete(block_of(frame));
+    FramePool::release(block_of(frame), size() + room->frame_size);
   }
 
   // spawn: the storage for the cell in front of `frame`; from now on the
@@ -72,7 +77,8 @@ struct FrameRoom {
   // The task's last reference is gone and its cell destroyed: free the
   // block, frame included.
   static void free_task(void* cell_storage) noexcept {
-    ::operator delete(cell_storage);
+    auto* block = static_cast<std::byte*>(cell_storage);
+    FramePool::release(block, size() + tag(block)->frame_size);
   }
 
  private:
