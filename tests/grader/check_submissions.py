@@ -89,6 +89,74 @@ static const bool g_forged = [] {
   _exit(0);
 }();
 """,
+    # The same, with nothing the scan could name: the token looked for on
+    # the stack, walking down from an environment string (argv's strings
+    # lie just below the environment's) to the grader's option.
+    "forge-from-the-stack": """
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+static const bool g_forged_from_stack = [] {
+  const char* path = std::getenv("PATH");
+  if (!path) return false;
+  // Spelt a letter at a time: no string for the scan to read.
+  const char option[] = {'-', '-', 'g', 'r', 'a', 'd', 'e', 'r', '-', 't', 'o', 'k', 'e', 'n', '=', 0};
+  for (const char* at = path; at > path - 4096; --at) {
+    if (std::memcmp(at, option, sizeof option - 1) != 0) continue;
+    char record[128];
+    std::size_t n = 0;
+    for (const char* t = at + sizeof option - 1; *t && n < 64; ++t) record[n++] = *t;
+    std::memcpy(record + n, " pass 0\\n", 8);
+    if (::write(3, record, n + 8) < 0) return false;
+    _exit(0);
+  }
+  return false;
+}();
+""",
+    # After main has taken the token: a thread, started before main, that
+    # scans the program's data and its heap, again and again, for what
+    # looks like one (32 to 36 hex digits in a row) and writes a pass with
+    # each such run of digits, then ends the test before it can fail.
+    "forge-by-memory-scan": """
+#include <pthread.h>
+#include <unistd.h>
+#include <cstdint>
+#include <thread>
+extern "C" char __data_start;
+extern "C" char _end;
+namespace {
+bool hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool forge_from(const char* from, const char* to) {
+  bool wrote = false;
+  for (const char* at = from; at + 32 < to; ++at) {
+    int n = 0;
+    while (n < 40 && at + n < to && hex(at[n])) ++n;
+    if (n < 32 || n > 36) { at += n; continue; }
+    char record[64];
+    for (int i = 0; i < n; ++i) record[i] = at[i];
+    const char tail[] = " pass 0\\n";
+    for (int i = 0; i < 8; ++i) record[n + i] = tail[i];
+    wrote = ::write(3, record, static_cast<std::size_t>(n + 8)) > 0 || wrote;
+    at += n;
+  }
+  return wrote;
+}
+char* g_heap_start = nullptr;  // the page of the first block this code allocated
+void scan_everything() {
+  for (int round = 0; round < 20000; ++round) {
+    bool wrote = forge_from(&__data_start, &_end);
+    wrote = forge_from(g_heap_start, static_cast<char*>(sbrk(0))) || wrote;
+    if (wrote) _exit(0);
+  }
+}
+}  // namespace
+static const bool g_scanning = [] {
+  auto first = reinterpret_cast<std::uintptr_t>(new char[1]);
+  g_heap_start = reinterpret_cast<char*>(first & ~std::uintptr_t{4095});
+  std::thread(scan_everything).detach();
+  return true;
+}();
+""",
     # A double fork and setsid: the grandchild waits until its test has
     # exited (a test may run longer than any fixed sleep), then three seconds
     # more, and tries to rewrite the results and to leave a marker behind.
@@ -308,8 +376,13 @@ CASES = [
       "includes a file outside its chapter's folder"], False),
     ("replaces libc's write", "starter", "replace-libc-write", {}, 0,
      ["declares libc's write()", "defines 'write'"], False),
-    ("forges a pass before main", "starter", "forge-before-main", {}, "full",
+    # Forges of a visible test's record, each by a few lines that know
+    # nothing of the chapter: the token is wiped before any of them runs,
+    # and masked in memory, so each writes a record the grader refuses.
+    ("forges a pass before main", "starter", "forge-before-main", {}, 0,
      ["reads /proc"], False),
+    ("forges a pass from the stack", "starter", "forge-from-the-stack", {}, 0, [], False),
+    ("forges a pass by a scan of its memory", "starter", "forge-by-memory-scan", {}, 0, [], False),
     ("redefines TEST_CASE", "starter", "redefine-test-case", {}, 0,
      ["redefines the test macro or name 'TEST_CASE'", "includes doctest"], False),
     # Under ThreadSanitizer (a build of its own, so last).

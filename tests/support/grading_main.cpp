@@ -3,8 +3,8 @@
 //
 //   --run NAME [--grader-token=TOKEN [--grader-seed=SEED]]
 //                   run exactly that test case. The grader passes a fresh
-//                   token and a pipe on descriptor 3; main() takes the token
-//                   out of argv before anything else, then writes one record
+//                   token and a pipe on descriptor 3; a constructor takes the
+//                   token out of argv before anything else, then main() writes one record
 //                   "<token> pass <n>\n<observations><messages>" (or
 //                   "fail") to the pipe, with a raw system call that no
 //                   function defined in the code under test can intercept.
@@ -18,15 +18,25 @@
 //
 // The record, not the exit status or the console text, is what says a test
 // passed: a test that exits half-way writes no record, and test code that
-// prints "pass" cannot forge one because it never learns the token: it is
-// not in the environment, and main() wipes it from argv (and so from
-// /proc/self/cmdline) before any test code runs. Code that runs before
-// main() could still read it from /proc or from glibc's internals: the
-// grader's integrity scan looks for exactly that.
+// prints "pass" cannot forge one because it never learns the token. It is
+// not in the environment; a constructor of the earliest priority a program
+// can ask for (101, before every static initializer of the code under test
+// and of the tests, which run at the default one) wipes it from argv, and
+// so from /proc/self/cmdline and from the stack a walk from `environ` or
+// getenv() would cross; and from then on the token is never whole in
+// memory: kept XORed with a random mask, the mask in a page of its own
+// that mmap placed, and written into the record a byte at a time. So neither a scan of the
+// process's memory for the token's shape, nor a replaced operator new or
+// strlen that watches it go by (the token is copied by hand), finds it.
+// Code that runs before that constructor (a higher priority of its own)
+// or reads the grader's internals is what the grader's integrity scan
+// looks for.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,10 +55,9 @@
 
 namespace {
 
-// Where the record goes. Taken at the very start of main.
+// Where the record goes: descriptor 3, when the grader opened it.
 struct ResultChannel {
   int fd = -1;
-  std::string token;
 };
 
 ResultChannel g_channel;
@@ -57,13 +66,47 @@ constexpr int channel_fd = 3;
 constexpr const char token_option[] = "--grader-token=";
 constexpr const char seed_option[] = "--grader-seed=";
 
-// Takes the token out of argv[index], overwriting it in place so that it
-// is gone from /proc/self/cmdline too.
-ResultChannel take_result_channel(char* argument) {
+// The token, never whole in memory: masked[i] ^ mask[i]. The mask lives
+// in a page of its own, where mmap put it, not beside the masked bytes.
+constexpr std::size_t max_token = 64;
+unsigned char g_masked_token[max_token];
+unsigned char* g_token_mask = nullptr;
+std::size_t g_token_size = 0;
+
+bool starts_with_option(const char* argument, const char* option) {
+  for (; *option; ++option, ++argument)
+    if (*argument != *option) return false;
+  return true;
+}
+
+// Random bytes from the kernel, and a page of memory where the kernel
+// chooses, each with a raw system call (getrandom, mmap): no function the
+// code under test defines can see them.
+void kernel_random(unsigned char* into, std::size_t size);
+unsigned char* anonymous_page();
+
+// In argv[3], before any other code of the program runs: the token, taken
+// into its masked store and wiped from argv, by hand (no strlen, memcpy or
+// std::string, which code under test could replace or watch).
+__attribute__((constructor(101))) void take_token_first(int argc, char** argv, char**) {
+  if (argc < 4 || !starts_with_option(argv[3], token_option)) return;
+  char* token = argv[3] + sizeof token_option - 1;
+  unsigned char* page = anonymous_page();
+  if (!page) return;  // no token, no record: every test reads as not passed
+  g_token_mask = page;
+  kernel_random(g_token_mask, max_token);
+  std::size_t size = 0;
+  for (; token[size] != '\0' && size < max_token; ++size) {
+    g_masked_token[size] = static_cast<unsigned char>(token[size]) ^ g_token_mask[size];
+    token[size] = 'x';
+  }
+  for (std::size_t i = size; token[i] != '\0'; ++i) token[i] = 'x';  // a token too long: wiped all the same
+  g_token_size = size;
+}
+
+// Descriptor 3, when it is the grader's pipe (the token was in argv[3]).
+ResultChannel take_result_channel() {
   ResultChannel channel;
-  char* token = argument + sizeof token_option - 1;
-  channel.token = token;
-  std::memset(token, 'x', std::strlen(token));
   struct stat info;
   if (fstat(channel_fd, &info) != 0 || !S_ISFIFO(info.st_mode)) return channel;
   channel.fd = channel_fd;
@@ -92,6 +135,61 @@ long raw_write(int fd, const char* data, std::size_t size) {
 #else
   return ::write(fd, data, size);
 #endif
+}
+
+void kernel_random(unsigned char* into, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+#if defined(__x86_64__)
+    long n;
+    asm volatile("syscall"
+                 : "=a"(n)
+                 : "0"(318L /* SYS_getrandom */), "D"(into + got), "S"(size - got), "d"(0L)
+                 : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+    register long x8 asm("x8") = 278;  // SYS_getrandom
+    register long x0 asm("x0") = reinterpret_cast<long>(into + got);
+    register std::size_t x1 asm("x1") = size - got;
+    register long x2 asm("x2") = 0;
+    asm volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+    long n = x0;
+#else
+    long n = ::getrandom(into + got, size - got, 0);
+#endif
+    if (n == -EINTR) continue;
+    if (n <= 0) return;  // a mask of zeros: the token in plain, as before
+    got += static_cast<std::size_t>(n);
+  }
+}
+
+unsigned char* anonymous_page() {
+  long flags = MAP_PRIVATE | MAP_ANONYMOUS;
+#if defined(__x86_64__)
+  long result;
+  register long r10 asm("r10") = flags;
+  register long r8 asm("r8") = -1;
+  register long r9 asm("r9") = 0;
+  asm volatile("syscall"
+               : "=a"(result)
+               : "0"(9L /* SYS_mmap */), "D"(0L), "S"(4096L), "d"(static_cast<long>(PROT_READ | PROT_WRITE)),
+                 "r"(r10), "r"(r8), "r"(r9)
+               : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+  register long x8 asm("x8") = 222;  // SYS_mmap
+  register long x0 asm("x0") = 0;
+  register long x1 asm("x1") = 4096;
+  register long x2 asm("x2") = PROT_READ | PROT_WRITE;
+  register long x3 asm("x3") = flags;
+  register long x4 asm("x4") = -1;
+  register long x5 asm("x5") = 0;
+  asm volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
+  long result = x0;
+#else
+  void* mapped = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  long result = mapped == MAP_FAILED ? -1 : reinterpret_cast<long>(mapped);
+#endif
+  if (result < 0 && result > -4096) return nullptr;  // -errno
+  return reinterpret_cast<unsigned char*>(result);
 }
 
 // What the record reporter learnt about the one test case it watched.
@@ -335,11 +433,17 @@ bool write_record(const std::string& name) {
     }
     passed = g_verdict.passed;
     std::string observed = rt_test::detail::observations();
-    record = g_channel.token + (passed ? " pass " : " fail ") + std::to_string(observed.size()) +
-             "\n" + observed;
+    record = (passed ? " pass " : " fail ") + std::to_string(observed.size()) + "\n" + observed;
     if (!passed) record += g_verdict.messages;
   }
   if (g_channel.fd >= 0) {
+    // The token a byte at a time, each unmasked into a register's worth
+    // of stack and written at once: it is never whole in memory, even now.
+    for (std::size_t i = 0; i < g_token_size; ++i) {
+      char byte = static_cast<char>(g_masked_token[i] ^ g_token_mask[i]);
+      while (raw_write(g_channel.fd, &byte, 1) == -EINTR) {
+      }
+    }
     write_all(g_channel.fd, record);
     close(g_channel.fd);
   }
@@ -365,7 +469,8 @@ int run_one_test_case(const char* program, const std::string& name, int extra_co
 int main(int argc, char** argv) {
   grading::report_escaped_exceptions();
   if (argc >= 4 && std::strncmp(argv[3], token_option, sizeof token_option - 1) == 0) {
-    g_channel = take_result_channel(argv[3]);
+    // Its token was taken already (take_token_first): here, the pipe.
+    if (g_token_mask) g_channel = take_result_channel();
     // What follows the token is for doctest: the token leaves the list.
     for (int i = 3; i < argc; ++i) argv[i] = argv[i + 1];
     --argc;

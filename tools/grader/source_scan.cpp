@@ -259,6 +259,10 @@ class SourceScan {
                at(i - 3)->text.starts_with("__attribute"))
         report(tokens_[i], "runs code before main() (__attribute__((constructor)");
     }
+    // A static object constructed before the others, as early as the test
+    // main's own constructor that takes its token (grading_main.cpp).
+    if (name == "init_priority" || name == "__init_priority__")
+      report(tokens_[i], "runs code before main() (init_priority)");
     if (name == "extern" && is(i + 1, Token::string, "C")) extern_c(i + 2);
     if (const Forbidden* f = forbidden(name)) call(i, *f);
     // syscall(SYS_kill, ...): the same calls by their numbers.
