@@ -883,11 +883,11 @@ def check_hidden_unforgeable(grader, builddir, source_root, workdir, scratch):
                   "an honest answer passes hidden tests judged by the reference's observations",
                   f"{record['score']}: " + repr([t["message"] for t in hidden])[:1500])
         else:
-            check(record["score"] == FULL and
-                  all(t["status"] == "fail" and "observations differ from the reference" in
-                      t["message"] for t in hidden),
-                  "a record forged before main passes every visible test (a stated limit) and "
-                  "no hidden test: it cannot say what the reference observed",
+            # The token is gone before the forger runs: its records are
+            # refused, the starter's tests run and fail, hidden ones too.
+            check(record["score"] == 0 and all(t["status"] != "pass" for t in hidden),
+                  "a record forged before main passes no visible test and no hidden test: it "
+                  "never learns the token, nor could it say what the reference observed",
                   f"{record['score']}: " + repr([(t["status"], t["message"]) for t in hidden])[:1500])
 
     broken = os.path.join(scratch, "broken-hidden", CHAPTER)
