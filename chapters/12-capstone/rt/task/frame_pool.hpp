@@ -52,9 +52,7 @@ class FramePool {
   static void* allocate(std::size_t bytes) {
     std::size_t size = size_of(bytes);
     if (!used(size)) return ::operator new(bytes);
-    Lists* lists_or_none = mine();
-    if (!lists_or_none) return ::operator new(bytes);
-    Lists& lists = *lists_or_none;
+    Lists& lists = lists_;
     if (Free* block = lists.head[size]) {
       lists.head[size] = block->next;
       --lists.count[size];
@@ -66,10 +64,9 @@ class FramePool {
   // `bytes`: what allocate was asked for.
   static void release(void* block, std::size_t bytes) noexcept {
     std::size_t size = size_of(bytes);
-    if (!used(size)) return ::operator delete(block);
-    Lists* lists_or_none = mine();
-    if (!lists_or_none || lists_or_none->count[size] >= kept) return ::operator delete(block);
-    Lists& lists = *lists_or_none;
+    Lists& lists = lists_;
+    if (!used(size) || lists.gone || lists.count[size] >= kept) return ::operator delete(block);
+    if (!lists.reaped) keep_until_exit(lists);
     lists.head[size] = ::new (block) Free{lists.head[size]};
     ++lists.count[size];
   }
@@ -78,24 +75,32 @@ class FramePool {
   struct Free {
     Free* next;
   };
+  // Plain data, zero before the thread's first frame: reaching it is one
+  // load from the thread's own segment, with no check that it was made.
   struct Lists {
-    Free* head[sizes] = {};
-    std::uint32_t count[sizes] = {};
-    ~Lists() {
-      gone() = true;  // a frame freed after this, as the thread ends, is simply freed
-      for (Free*& first : head)
+    Free* head[sizes];
+    std::uint32_t count[sizes];
+    bool reaped;  // a Reaper frees these when the thread ends
+    bool gone;    // it has: a frame freed after that is simply freed
+  };
+  static constinit inline thread_local Lists lists_{};
+
+  // What a thread keeps is freed as it ends, by a thread_local with a
+  // destructor, made the first time the thread keeps a block.
+  struct Reaper {
+    ~Reaper() {
+      lists_.gone = true;
+      for (Free*& first : lists_.head)
         while (Free* block = first) {
           first = block->next;
           ::operator delete(block);
         }
     }
   };
-
-  // Set once this thread's lists are destroyed. A plain bool: it outlives
-  // every thread_local with a destructor.
-  static bool& gone() {
-    static thread_local bool flag = false;
-    return flag;
+  static void keep_until_exit(Lists& lists) {
+    static thread_local Reaper reaper;
+    (void)reaper;
+    lists.reaped = true;
   }
 
   // relaxed: a switch thrown before the threads that read it start.
@@ -106,13 +111,6 @@ class FramePool {
 
   // Size k holds blocks of (k + 1) * 64 bytes.
   static std::size_t size_of(std::size_t bytes) { return bytes == 0 ? 0 : (bytes - 1) / granule; }
-
-  // This thread's lists, or nullptr once they are gone.
-  static Lists* mine() {
-    if (gone()) return nullptr;
-    static thread_local Lists lists;
-    return &lists;
-  }
 };
 
 }  // namespace rt::detail
