@@ -309,6 +309,16 @@ static const bool g_left = [] {
 #define RT_JOIN(a, b) a##b
 namespace rt { int poke(int pid) { return RT_JOIN(ki, ll)(pid, 0); } }
 """,
+    # Honest: the runtime's own free function named kill, called unqualified
+    # (its symbol is rt::kill's, not libc's): no finding, full marks.
+    "own-kill": """
+namespace rt {
+struct KilledTask { int id; };
+void kill(KilledTask task, int reason);
+void kill(KilledTask, int) {}
+static const int g_own_kill = [] { kill(KilledTask{1}, 2); return 0; }();
+}
+""",
     # Writes its own sections and data in inline assembly (what a forged
     # constructor or a pasted file would need), split across a macro.
     "asm-directives": """
@@ -353,6 +363,7 @@ CASES = [
     ("untouched starter", "starter", None, {}, 0, [], False),
     # Found in what the compiler saw and wrote (a plain grade lists them).
     ("calls kill() by a pasted name", "solution", "pasted-kill", {}, "full", ["calls kill()"], False),
+    ("calls the runtime's own kill", "solution", "own-kill", {}, "full", [], False),
     ("writes assembler directives in inline assembly", "solution", "asm-directives", {}, "full",
      ["writes an assembler directive in inline assembly (.pushsection)",
       "writes an assembler directive in inline assembly (.byte)"], False),

@@ -6,6 +6,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -193,4 +194,32 @@ TEST_CASE("the assembly: a block the compiler did not open is the student's imit
   }
   CHECK(imitation);
   CHECK(pasted);
+}
+
+TEST_CASE("the runtime's own kill, called unqualified, is judged by the symbol it links to") {
+  std::string unit = std::string("# 1 ") + student_marker +
+                     "\nnamespace rt {\nstruct TaskRef { int id; };\nvoid kill(TaskRef t, int reason);\n"
+                     "void stop(TaskRef t) { kill(t, 1); }\n}\n";
+  CompilerOutput output(unit, "");
+  std::vector<grader::Finding> found = output.scan();
+  INFO(listed(found));
+  CHECK(found.empty());
+
+  fs::path dir = fs::temp_directory_path() / ("integrity-objects-" + std::to_string(getpid()));
+  fs::create_directories(dir / "own");
+  fs::create_directories(dir / "libc");
+  std::ofstream(dir / "own" / "own.cpp") << "namespace rt { void kill(int t, int r); void stop() { kill(1, 2); } }\n";
+  std::ofstream(dir / "libc" / "libc.cpp")
+      << "namespace rt { extern \"C\" int kill(int, int); void stop() { kill(1, 9); } }\n";
+  for (const char* name : {"own", "libc"}) {
+    fs::path at = dir / name / name;
+    std::string compile = "c++ -c -o " + at.string() + ".o " + at.string() + ".cpp";
+    REQUIRE(std::system(compile.c_str()) == 0);
+  }
+  CHECK(grader::scan_objects({(dir / "own").string()}, {}).empty());
+  std::vector<grader::Finding> libc = grader::scan_objects({(dir / "libc").string()}, {});
+  INFO(listed(libc));
+  REQUIRE(libc.size() == 1);
+  CHECK(libc[0].what == "calls kill() (libc's, by the symbol it links to), which reaches other processes");
+  fs::remove_all(dir);
 }

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 
 #include "integrity.hpp"
@@ -142,15 +143,20 @@ class CompilerOutputScan {
       }
       ++number;
     }
+    std::map<std::string, std::string> texts;
     for (const auto& [file, numbered] : lines) {
-      std::string text;
+      std::string& text = texts[file];
       long at = 1;
       for (const auto& [line_number, line] : numbered) {
         for (; at < line_number; ++at) text += '\n';
         text += line;
       }
-      for (Finding& f : scan_source_text(text, file)) report(f.where, f.what);
     }
+    std::vector<std::string> all;
+    for (const auto& [file, text] : texts) all.push_back(text);
+    std::set<std::string> own = own_functions(all);  // the unit's own rt::kill and the like
+    for (const auto& [file, text] : texts)
+      for (Finding& f : scan_source_text(text, file, own)) report(f.where, f.what);
   }
 
   void assembly(const fs::path& path, const fs::path& build) {

@@ -6,6 +6,7 @@
 // leaves a trace in the sources or the objects, and the grader lists it.
 #pragma once
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,8 +29,14 @@ struct ScanError : std::runtime_error {
 // `file:line` with the path as given (a symbolic link under its own name).
 // Throws ScanError.
 std::vector<Finding> scan_sources(const std::vector<std::string>& files);
-// One file's text, reported as `where:line`.
-std::vector<Finding> scan_source_text(const std::string& text, const std::string& where);
+// One file's text, reported as `where:line`. `own`: the names of libc's
+// process calls (kill, fork, ...) that the student's files declare as
+// functions of their own namespaces (own_functions); their unqualified
+// calls are left to the scan of the objects, which tells libc's `kill`
+// from `rt::kill` by the symbol the call links to.
+std::vector<Finding> scan_source_text(const std::string& text, const std::string& where,
+                                      const std::set<std::string>& own = {});
+std::set<std::string> own_functions(const std::vector<std::string>& texts);
 
 // Scans what the compiler saw and wrote for the student's files, from the
 // .ii and .s files that -save-temps=obj leaves beside the objects under

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -146,8 +147,8 @@ std::string word_at(const std::string& s, std::size_t at) {
 
 class SourceScan {
  public:
-  SourceScan(const std::string& text, const std::string& where)
-      : tokens_(tokenize(text)), where_(where) {}
+  SourceScan(const std::string& text, const std::string& where, const std::set<std::string>& own)
+      : tokens_(tokenize(text)), where_(where), own_(own) {}
 
   std::vector<Finding> run() {
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
@@ -291,6 +292,9 @@ class SourceScan {
     // `void kill()`, `bool Task::kill(int)`: a declaration, not a call.
     if (i >= 1 && at(i - 1)->kind == Token::identifier && !is_expression_keyword(at(i - 1)->text))
       return;
+    // The runtime's own `rt::kill(task)`, called unqualified: the symbol
+    // it links to says whose it is (scan_objects). `::kill` is libc's.
+    if (own_.count(name) && !(i >= 1 && punct(i - 1, "::"))) return;
     // Empty parentheses cannot call a libc function that takes arguments.
     if (!f.no_arguments && punct(i + 2, ")")) return;
     // prctl(PR_SET_NAME, ...) names a thread; any other option is flagged.
@@ -378,8 +382,49 @@ class SourceScan {
 
   std::vector<Token> tokens_;
   std::string where_;
+  const std::set<std::string>& own_;
   std::vector<Finding> found_;
 };
+
+// The process calls' names declared as functions of the student's own, in
+// a named namespace or a class inside one (`namespace rt { void
+// kill(TaskRef); }`): never libc's, which is declared in the global
+// namespace or in `extern "C"`.
+void add_own_functions(const std::vector<Token>& tokens, std::set<std::string>& own) {
+  enum Scope { other, named_namespace, extern_c };
+  std::vector<Scope> scopes;  // one per open brace
+  auto is = [&tokens](std::size_t i, Token::Kind kind, const char* text) {
+    return i < tokens.size() && tokens[i].kind == kind && tokens[i].text == text;
+  };
+  auto extern_c_before = [&](std::size_t i) {
+    for (std::size_t j = i; j >= 2 && i - j < 8; --j)
+      if (is(j - 1, Token::string, "C") && is(j - 2, Token::identifier, "extern")) return true;
+    return false;
+  };
+  auto opens = [&](std::size_t brace) {
+    if (brace >= 1 && is(brace - 1, Token::string, "C")) return extern_c;
+    // namespace a::b {: back over the names and '::' to `namespace`.
+    std::size_t j = brace;
+    while (j >= 1 && (tokens[j - 1].kind == Token::identifier || is(j - 1, Token::punctuation, "::")) &&
+           tokens[j - 1].text != "namespace")
+      --j;
+    return j < brace && is(j - 1, Token::identifier, "namespace") ? named_namespace : other;
+  };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (is(i, Token::punctuation, "{")) {
+      scopes.push_back(opens(i));
+    } else if (is(i, Token::punctuation, "}")) {
+      if (!scopes.empty()) scopes.pop_back();
+    } else if (t.kind == Token::identifier && forbidden(t.text) && is(i + 1, Token::punctuation, "(") &&
+               i >= 1 && tokens[i - 1].kind == Token::identifier &&
+               !is_expression_keyword(tokens[i - 1].text) && !extern_c_before(i) &&
+               std::find(scopes.begin(), scopes.end(), named_namespace) != scopes.end() &&
+               std::find(scopes.begin(), scopes.end(), extern_c) == scopes.end()) {
+      own.insert(t.text);
+    }
+  }
+}
 
 // The whole file, or ScanError: never a silent skip. Opened without
 // blocking and checked to be a regular file, so that a FIFO cannot hang
@@ -422,14 +467,25 @@ std::string read_source(const std::string& file) {
 
 }  // namespace
 
-std::vector<Finding> scan_source_text(const std::string& text, const std::string& where) {
-  return SourceScan(text, where).run();
+std::vector<Finding> scan_source_text(const std::string& text, const std::string& where,
+                                      const std::set<std::string>& own) {
+  return SourceScan(text, where, own).run();
+}
+
+std::set<std::string> own_functions(const std::vector<std::string>& texts) {
+  std::set<std::string> own;
+  for (const std::string& text : texts) add_own_functions(tokenize(text), own);
+  return own;
 }
 
 std::vector<Finding> scan_sources(const std::vector<std::string>& files) {
+  std::vector<std::string> texts;
+  for (const std::string& file : files) texts.push_back(read_source(file));
+  std::set<std::string> own = own_functions(texts);
   std::vector<Finding> found;
-  for (const std::string& file : files) {
-    std::vector<Finding> in_file = scan_source_text(read_source(file), file);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& file = files[i];
+    std::vector<Finding> in_file = scan_source_text(texts[i], file, own);
     found.insert(found.end(), in_file.begin(), in_file.end());
   }
   return found;
