@@ -7,6 +7,8 @@
         every solution on every earlier chapter's (regressions counted);
     check_course.py solutions GRADER BUILDDIR newest
         the newest solution on every chapter's tests only;
+        the runs of a check are graded side by side, a grader per core
+        (CHECK_COURSE_LANES=N: N at most);
     check_course.py solutions GRADER BUILDDIR daily --sanitize thread
         the same, with every further argument passed to the grader;
     check_course.py starters GRADER BUILDDIR
@@ -28,6 +30,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def grade(grader, builddir, *arguments):
@@ -39,6 +42,47 @@ def grade(grader, builddir, *arguments):
             return finished.returncode, json.load(f)
 
 
+def grade_side_by_side(grader, builddir, runs, extra):
+    """Grades each run of arguments, as many at once as there are lanes
+    (CHECK_COURSE_LANES, default the machine's cores): a grader runs one
+    test at a time, so one grader leaves every other core idle. Their
+    binaries are built first, one build after the other, so that no two
+    ninjas share the build directory; each grader's output is printed when
+    it is done. Returns [(status, record)] in the order of runs."""
+    lanes = min(len(runs), int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
+    if lanes < 2:
+        return [grade(grader, builddir, *arguments, *extra) for arguments in runs]
+    for arguments in runs:
+        command = [grader, "--builddir", builddir, *arguments, *extra, "--build-only"]
+        print("running:", " ".join(command), flush=True)
+        subprocess.run(command)  # what fails to build is graded "does not compile" below
+    results = [None] * len(runs)
+    pending = list(enumerate(runs))
+    running = []
+    with tempfile.TemporaryDirectory() as scratch:
+        while pending or running:
+            while pending and len(running) < lanes:
+                index, arguments = pending.pop(0)
+                record = os.path.join(scratch, f"{index}.json")
+                output = open(os.path.join(scratch, f"{index}.log"), "w+")
+                command = [grader, "--builddir", builddir, "--json", record, *arguments, *extra]
+                print("running:", " ".join(command), flush=True)
+                running.append((index, record, output,
+                                subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)))
+            finished = next((r for r in running if r[3].poll() is not None), None)
+            if finished is None:
+                time.sleep(0.2)  # polling the graders' exits, not timing them
+                continue
+            running.remove(finished)
+            index, record, output, process = finished
+            output.seek(0)
+            sys.stdout.write(output.read())
+            output.close()
+            with open(record) as f:
+                results[index] = (process.returncode, json.load(f))
+    return results
+
+
 def chapters(builddir):
     with open(f"{builddir}/course-manifest.txt") as manifest:
         for line in manifest:
@@ -48,16 +92,29 @@ def chapters(builddir):
     return []
 
 
+def split_by_weight(course, lanes):
+    """The full matrix in `lanes` runs of about equal work: chapter N's
+    runtime runs the tests of chapters 1 to N, so its weight grows with N;
+    the heaviest first, each to the lightest run."""
+    groups = [[] for _ in range(lanes)]
+    weights = [0] * lanes
+    for index in sorted(range(len(course)), reverse=True):
+        lightest = weights.index(min(weights))
+        groups[lightest].append(course[index])
+        weights[lightest] += index + 1
+    return [sorted(group) for group in groups if group]
+
+
 def check_solutions(grader, builddir, matrix, extra):
-    runs = [("--solutions", "--count-regressions")]
     course = chapters(builddir)
+    lanes = max(1, int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
+    runs = [("--solutions", *group, "--count-regressions") for group in split_by_weight(course, lanes)]
     if matrix in ("daily", "newest"):
         runs = [("--solutions", course[-1], "--count-regressions")]
         if matrix == "daily" and len(course) > 1:
             runs.insert(0, ("--solutions", *course[:-1], "--own-tests"))
     code, record = 0, {"tests": [], "complete": True, "score": 0, "max_score": 0}
-    for arguments in runs:
-        status, part = grade(grader, builddir, *arguments, *extra)
+    for status, part in grade_side_by_side(grader, builddir, runs, extra):
         code = code or status
         record["tests"] += part["tests"]
         record["complete"] = record["complete"] and part["complete"]
@@ -143,7 +200,13 @@ def starter_files_alone(starters):
 def check_starters(grader, builddir, matrix, extra):
     # Only the chapters' own tests: regressions on a starter prove nothing.
     starters = starters_builddir(builddir)
-    code, record = grade(grader, starters, "--own-tests", *extra)
+    course = chapters(starters)
+    lanes = max(1, int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
+    runs = [(*course[lane::lanes], "--own-tests") for lane in range(min(lanes, len(course)))]
+    record = {"tests": [], "complete": True}
+    for _, part in grade_side_by_side(grader, starters, runs, extra):  # its status: starters fail
+        record["tests"] += part["tests"]
+        record["complete"] = record["complete"] and part["complete"]
     alone = starter_files_alone(starters)
     for failure in alone:
         print(f"FAIL: a starter file does not compile by itself: {failure}")
