@@ -167,7 +167,7 @@ class State {
   // previous owner's; acquire on failure: the value found is the snapshot
   // the next attempt works from.
   bool cas(Snapshot& current, Snapshot next) {
-    //@ mutant threads relaxed_cas: relaxed orders on every transition, so a poller may not see what the previous one wrote
+    //@ mutant wakers relaxed_cas: relaxed orders on every transition, so a poller may not see what the previous one wrote
     return bits_.compare_exchange_weak(current.bits, next.bits, std::memory_order_acq_rel,
                                        std::memory_order_acquire);
     //@ instead
