@@ -4,8 +4,14 @@ break the grader, each graded as an instructor would (--submission, in a
 pristine copy of the course, sandboxed when root) and each held to the exact
 score and integrity findings it must get.
 
-Usage: check_submissions.py GRADER BUILDDIR SOURCE_ROOT
+Usage: check_submissions.py GRADER BUILDDIR SOURCE_ROOT [submissions|runs]
        CHECK_SUBMISSIONS_ONLY=TEXT check_submissions.py ...   the cases and checks named so
+
+With `submissions`, only the submissions graded one by one (CASES); with
+`runs`, only the checks of whole grading runs (sanitizers by default,
+regressions, hidden tests, isolation); with neither, both. Each part works
+in a copy of the course of its own, so the two can run side by side
+(meson test runs them so: a grade waits for its tests on one core).
 
 Every submission is chapter 01 of the course as committed, with the
 student's files replaced by the solution's (an honest, complete answer) or
@@ -22,6 +28,7 @@ buffer, score 0, naming the mode); and chapter 02's grade counts chapter
 points, and the report names it).
 """
 
+import ctypes
 import json
 import os
 import re
@@ -972,10 +979,35 @@ def sandboxed_processes(tmp):
     return found
 
 
+def descends_from_us(pid):
+    """Whether `pid` is alive (not a zombie) and this checker's descendant:
+    a grader of another check running beside this one (meson test runs the
+    parts side by side) has builders and tests of the same kind. An orphan
+    of a grader we started is ours too: main() makes this process the
+    subreaper of its descendants."""
+    me = str(os.getpid())
+    for _ in range(64):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            return False
+        if fields.get("State", "").strip().startswith("Z"):
+            return False
+        pid = fields.get("PPid", "0").strip()
+        if pid == me:
+            return True
+        if pid in ("0", "1"):
+            return False
+    return False
+
+
 def builder_processes():
-    """The pids of processes running as a builder: the run's own (a run user
-    id like its tests') or the shared one."""
-    return processes_of(list(RUN_UIDS) + [BUILDER_UID]) if ROOT else []
+    """The pids of this checker's processes running as a builder: the run's
+    own (a run user id like its tests') or the shared one."""
+    if not ROOT:
+        return []
+    return [pid for pid in processes_of(list(RUN_UIDS) + [BUILDER_UID]) if descends_from_us(pid)]
 
 
 def check_runs_isolated(grader, builddir, source_root, workdir, scratch):
@@ -1138,10 +1170,15 @@ def check_regressions_counted(grader, builddir, source_root, workdir, scratch):
 
 def main():
     global SOURCE_ROOT, FULL, FIRST_TEST, FIRST_POINTS
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5) or sys.argv[4:] not in ([], ["submissions"], ["runs"]):
         print(__doc__)
         return 2
-    grader, builddir, source_root = (os.path.abspath(p) for p in sys.argv[1:])
+    part = sys.argv[4] if len(sys.argv) == 5 else None
+    # The orphans of the graders this starts are reparented here, not to
+    # init, so that builder_processes() can tell them from another check's.
+    PR_SET_CHILD_SUBREAPER = 36
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    grader, builddir, source_root = (os.path.abspath(p) for p in sys.argv[1:4])
     SOURCE_ROOT = source_root
     FULL, FIRST_TEST, FIRST_POINTS = chapter_points(grader, builddir)
     with tempfile.TemporaryDirectory(prefix="check-submissions-") as scratch:
@@ -1152,13 +1189,15 @@ def main():
         # CHECK_SUBMISSIONS_ONLY=TEXT: only the cases whose name holds TEXT
         # (a maintainer's quick look; the suite runs them all).
         only = os.environ.get("CHECK_SUBMISSIONS_ONLY", "")
-        for case in CASES:
+        for case in CASES if part != "runs" else []:
             if only in case[0]:
                 run_case(grader, builddir, source_root, workdir, scratch, case)
         checks = [check_sanitizers_by_default, check_regressions_counted, check_hidden_unforgeable]
         if ROOT:  # without root nothing is sandboxed, so nothing is closed to the test
             checks += [check_hidden_unreadable, check_build_sees_only_its_copy, check_runs_isolated,
                        check_killed_grader_cleans_up]
+        if part == "submissions":
+            checks = []
         for each in checks:
             if only in each.__name__:
                 each(grader, builddir, source_root, workdir, scratch)
