@@ -42,6 +42,12 @@ def grade(grader, builddir, *arguments):
             return finished.returncode, json.load(f)
 
 
+def lanes():
+    """How many graders may run at once: CHECK_COURSE_LANES, default the
+    machine's cores."""
+    return max(1, int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
+
+
 def grade_side_by_side(grader, builddir, runs, extra):
     """Grades each run of arguments, as many at once as there are lanes
     (CHECK_COURSE_LANES, default the machine's cores): a grader runs one
@@ -49,8 +55,8 @@ def grade_side_by_side(grader, builddir, runs, extra):
     binaries are built first, one build after the other, so that no two
     ninjas share the build directory; each grader's output is printed when
     it is done. Returns [(status, record)] in the order of runs."""
-    lanes = min(len(runs), int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
-    if lanes < 2:
+    at_once = min(len(runs), lanes())
+    if at_once < 2:
         return [grade(grader, builddir, *arguments, *extra) for arguments in runs]
     for arguments in runs:
         command = [grader, "--builddir", builddir, *arguments, *extra, "--build-only"]
@@ -61,7 +67,7 @@ def grade_side_by_side(grader, builddir, runs, extra):
     running = []
     with tempfile.TemporaryDirectory() as scratch:
         while pending or running:
-            while pending and len(running) < lanes:
+            while pending and len(running) < at_once:
                 index, arguments = pending.pop(0)
                 record = os.path.join(scratch, f"{index}.json")
                 output = open(os.path.join(scratch, f"{index}.log"), "w+")
@@ -107,8 +113,7 @@ def split_by_weight(course, lanes):
 
 def check_solutions(grader, builddir, matrix, extra):
     course = chapters(builddir)
-    lanes = max(1, int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
-    runs = [("--solutions", *group, "--count-regressions") for group in split_by_weight(course, lanes)]
+    runs = [("--solutions", *group, "--count-regressions") for group in split_by_weight(course, lanes())]
     if matrix in ("daily", "newest"):
         runs = [("--solutions", course[-1], "--count-regressions")]
         if matrix == "daily" and len(course) > 1:
@@ -201,8 +206,8 @@ def check_starters(grader, builddir, matrix, extra):
     # Only the chapters' own tests: regressions on a starter prove nothing.
     starters = starters_builddir(builddir)
     course = chapters(starters)
-    lanes = max(1, int(os.environ.get("CHECK_COURSE_LANES", os.cpu_count() or 1)))
-    runs = [(*course[lane::lanes], "--own-tests") for lane in range(min(lanes, len(course)))]
+    count = min(lanes(), len(course))
+    runs = [(*course[lane::count], "--own-tests") for lane in range(count)]
     record = {"tests": [], "complete": True}
     for _, part in grade_side_by_side(grader, starters, runs, extra):  # its status: starters fail
         record["tests"] += part["tests"]

@@ -67,18 +67,6 @@ bool is_loader_lookup(const std::string& symbol) {
   return symbol == "dlsym" || symbol == "dlvsym" || symbol == "dlopen" || symbol == "dlmopen";
 }
 
-// libc's calls that reach other processes, by their symbols: what the
-// source scan leaves to this one when the student's files have a function
-// of the same name (rt::kill links to _ZN2rt4kill..., libc's to kill).
-bool is_process_call(const std::string& symbol) {
-  static const std::set<std::string> calls = {
-      "fork",   "vfork",  "setsid",  "getppid", "kill",   "killpg",      "tgkill",
-      "tkill",  "ptrace", "setpgid", "system",  "popen",  "posix_spawn", "posix_spawnp",
-      "execve", "execv",  "execvp",  "execvpe", "execl",  "execlp",      "execle",
-      "fexecve", "process_vm_readv", "process_vm_writev"};
-  return calls.count(symbol) > 0;
-}
-
 // What one symbol of one object says, if anything. `student_only`: the
 // object holds only the student's code (their runtime library).
 std::string judge(const std::string& symbol, bool defined, bool student_only) {
@@ -95,7 +83,10 @@ std::string judge(const std::string& symbol, bool defined, bool student_only) {
   // report hook, which only silencing the sanitizer needs.
   if (sanitizer.owned_by_runtime(symbol) && !sanitizer.emitted_by_compiler(symbol))
     return "calls '" + symbol + "' of a sanitizer's runtime, which changes what it reports";
-  if (student_only && is_process_call(symbol))
+  // What the source scan leaves to this one when the student's files have
+  // a function of the same name: rt::kill links to _ZN2rt4kill..., libc's
+  // to kill.
+  if (student_only && reaches_other_processes(symbol))
     return "calls " + symbol + "() (libc's, by the symbol it links to), which reaches other processes";
   if (student_only && is_loader_lookup(symbol))
     return "calls the dynamic loader's '" + symbol + "', which a runtime has no use for";

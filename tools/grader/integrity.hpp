@@ -37,6 +37,9 @@ std::vector<Finding> scan_sources(const std::vector<std::string>& files);
 std::vector<Finding> scan_source_text(const std::string& text, const std::string& where,
                                       const std::set<std::string>& own = {});
 std::set<std::string> own_functions(const std::vector<std::string>& texts);
+// libc's calls that reach other processes (kill, fork, system, an exec...),
+// by name: what both scans look for.
+bool reaches_other_processes(const std::string& name);
 
 // Scans what the compiler saw and wrote for the student's files, from the
 // .ii and .s files that -save-temps=obj leaves beside the objects under
