@@ -125,7 +125,7 @@ TEST_CASE("a sooner timer from another thread wakes the sleeping driver of a cur
       if (at_least < 0) {
         runtime.block_on(until_opened(gate));
       } else {
-        runtime.block_on(rt::time::timeout(1h, until_opened(gate)));
+        runtime.block_on([&]() -> rt::Task<> { co_await rt::time::timeout(1h, until_opened(gate)); }());
       }
     }
     if (failure) std::rethrow_exception(failure);

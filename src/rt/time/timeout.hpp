@@ -1,6 +1,6 @@
 //@ file timers..
-// timeout: a task with a deadline. Mirrors tokio::time::timeout
-// (time/timeout.rs).
+// timeout: a task with a deadline. Mirrors tokio::time::timeout and its
+// Timeout future (time/timeout.rs).
 //
 //   try {
 //     int value = co_await rt::time::timeout(std::chrono::seconds(1), fetch());
@@ -13,7 +13,6 @@
 // only the deadline throws Elapsed.
 #pragma once
 
-#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -30,15 +29,19 @@ class Elapsed : public std::runtime_error {
   Elapsed() : std::runtime_error("deadline has elapsed") {}
 };
 
-namespace detail {
-
-// Polls the task (as a chain of its own, nested in this poll) and, if it
-// is not done, the sleep.
+// `task` with a deadline: a leaf that polls the task (as a chain of its
+// own, nested in this poll) and, if it is not done, the sleep. Tokio's
+// Timeout<F> is a future of its own in the same way, not an async fn: a
+// timeout costs no coroutine frame of its own, only the task's. Like any
+// leaf it is awaited where it is made, in a task (co_await); to block_on or
+// spawn one, await it in a task of your own.
 template <class T>
-class TimeoutLeaf : public Leaf<TimeoutLeaf<T>> {
+class [[nodiscard]] Timeout : public Leaf<Timeout<T>> {
  public:
-  TimeoutLeaf(Instant deadline, Task<T> task)
+  Timeout(Instant deadline, Task<T> task)
       : task_(std::move(task)), poller_(task_.handle()), sleep_(deadline) {}
+  Timeout(const Timeout&) = delete;
+  Timeout& operator=(const Timeout&) = delete;
 
 //@ listing timeout_poll
   bool poll(Context& cx) override {
@@ -66,18 +69,16 @@ class TimeoutLeaf : public Leaf<TimeoutLeaf<T>> {
   bool elapsed_ = false;
 };
 
-}  // namespace detail
-
 // `task`, unless it is not done by `deadline`: then Elapsed.
 template <class T>
-Task<T> timeout_at(Instant deadline, Task<T> task) {
-  co_return co_await detail::TimeoutLeaf<T>(deadline, std::move(task));
+Timeout<T> timeout_at(Instant deadline, Task<T> task) {
+  return Timeout<T>(deadline, std::move(task));
 }
 
 // `task`, unless it is not done within `duration`: then Elapsed.
 template <class T>
-Task<T> timeout(Duration duration, Task<T> task) {
-  return timeout_at(Instant::now() + duration, std::move(task));
+Timeout<T> timeout(Duration duration, Task<T> task) {
+  return Timeout<T>(Instant::now() + duration, std::move(task));
 }
 
 }  // namespace rt::time
